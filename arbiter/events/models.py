@@ -1,0 +1,171 @@
+"""Events, players, entries and rounds: the tournament's data. Logic lives in services."""
+
+from django.conf import settings
+from django.db import models
+
+
+class Player(models.Model):
+    surname = models.CharField(max_length=100)
+    given_name = models.CharField(max_length=100, blank=True)
+    fmjd_id = models.CharField("FMJD id", max_length=20, blank=True)
+    federation = models.CharField(max_length=3, blank=True, help_text="Country code, e.g. NED.")
+    rating = models.PositiveIntegerField(null=True, blank=True)
+    title = models.CharField(
+        max_length=10, blank=True, help_text="GMI, MI, MF, GMIF, MIF, MFF, ..."
+    )
+    club = models.CharField(max_length=200, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+        help_text="The login of the player, who may then submit sheets and claim draws.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["surname", "given_name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["fmjd_id"], condition=~models.Q(fmjd_id=""), name="unique_fmjd_id"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.surname}, {self.given_name}" if self.given_name else self.surname
+
+
+class Event(models.Model):
+    class System(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round robin"
+        DOUBLE_ROUND_ROBIN = "double_round_robin", "Double round robin"
+        SWISS = "swiss", "Swiss"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class FlagPolicy(models.TextChoices):
+        # FMJD: a player who exceeds the time limit loses; the plain reading is the default.
+        AUTOMATIC = "automatic", "Flag ends the game at once"
+        CLAIM = "claim", "Flag is recorded; the game ends on a claim"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=200, unique=True)
+    place = models.CharField(max_length=200, blank=True)
+    federation = models.CharField(max_length=3, blank=True)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    system = models.CharField(max_length=20, choices=System.choices, default=System.SWISS)
+    rounds = models.PositiveSmallIntegerField(default=7, help_text="Number of rounds (Swiss).")
+    # Scoring as in draughts: win 2, draw 1, loss 0 (FMJD 7); byes and forfeits configurable.
+    points_win = models.PositiveSmallIntegerField(default=2)
+    points_draw = models.PositiveSmallIntegerField(default=1)
+    points_loss = models.PositiveSmallIntegerField(default=0)
+    points_bye = models.PositiveSmallIntegerField(default=2)
+    points_forfeit_win = models.PositiveSmallIntegerField(default=2)
+    tiebreaks = models.JSONField(default=list, blank=True, help_text="Tie-break codes, in order.")
+    time_control = models.CharField(
+        max_length=100, default="7200/50:3600/25", help_text="PDN TimeControl tag, e.g. 4800+60."
+    )
+    flag_policy = models.CharField(
+        max_length=10, choices=FlagPolicy.choices, default=FlagPolicy.AUTOMATIC
+    )
+    late_arrival_minutes = models.PositiveSmallIntegerField(default=60)
+    pairing_seed = models.CharField(
+        max_length=50, blank=True, help_text="Drawn lot for round 1 (empty: by rating)."
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    published = models.BooleanField(default=False)
+    organizer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="organized_events",
+    )
+    arbiters = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="arbitrated_events"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player in an event."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    pairing_number = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    absent_rounds = models.JSONField(default=list, blank=True, help_text="Rounds announced absent.")
+    requested_byes = models.JSONField(
+        default=list, blank=True, help_text="Rounds with a requested bye."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "pairing_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="unique_entry_player"),
+            models.UniqueConstraint(fields=["event", "pairing_number"], name="unique_entry_number"),
+        ]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return f"{self.pairing_number}. {self.player}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+        FINISHED = "finished", "Finished"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    scheduled_start = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    paired_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="unique_round_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} round {self.number}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when, from what to what, and why (pairings, results, clocks)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="audit_entries")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(max_length=50)
+    target = models.CharField(max_length=200, blank=True)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.target}"

@@ -1,0 +1,66 @@
+"""Games of an event's rounds, with their position as the rules engine left it."""
+
+from django.db import models
+
+from arbiter.events.models import Player, Round
+from rules.outcome import Termination
+
+START_FEN = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
+
+
+class Game(models.Model):
+    class Result(models.TextChoices):
+        PENDING = "", "Not played yet"
+        WHITE_WINS = "2-0", "2-0"
+        DRAW = "1-1", "1-1"
+        BLACK_WINS = "0-2", "0-2"
+        WHITE_FORFEIT_WIN = "+/-", "+/- (black forfeits)"
+        BLACK_FORFEIT_WIN = "-/+", "-/+ (white forfeits)"
+        DOUBLE_FORFEIT = "-/-", "-/- (both forfeit)"
+        BYE = "bye", "Bye"
+
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", "Scheduled"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    board = models.PositiveSmallIntegerField()
+    # A bye is a game with `white` set, `black` empty and result "bye".
+    white = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="games_as_white"
+    )
+    black = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="games_as_black"
+    )
+    result = models.CharField(
+        max_length=4, choices=Result.choices, default=Result.PENDING, blank=True
+    )
+    termination = models.CharField(
+        max_length=20, choices=[(t.value, t.label) for t in Termination], blank=True
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    pairing_note = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Why this pairing: score groups, floats, colour preferences.",
+    )
+    # The position as the rules engine left it after `ply` plies.
+    start_fen = models.CharField(max_length=200, default=START_FEN)
+    fen = models.CharField(max_length=200, default=START_FEN)
+    ply = models.PositiveIntegerField(default=0)
+    rules_state = models.JSONField(
+        default=dict, blank=True, help_text="The engine's draw-rule counters and position history."
+    )
+    white_arrived_at = models.DateTimeField(null=True, blank=True)
+    black_arrived_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["round", "board"]
+        constraints = [models.UniqueConstraint(fields=["round", "board"], name="unique_game_board")]
+
+    def __str__(self) -> str:
+        return f"{self.round} board {self.board}: {self.white} - {self.black or 'bye'}"
