@@ -129,6 +129,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ROUTES = {"arbiter.games.tasks.check_flag": {"queue": "clock"}}
 CELERY_TIMEZONE = "UTC"
+# The sweep catches any flag whose ETA task was lost (killed worker, flushed Redis).
+CELERY_BEAT_SCHEDULE = {
+    "sweep-flags": {
+        "task": "arbiter.games.tasks.sweep_flags",
+        "schedule": 1.0,
+        "options": {"queue": "clock", "expires": 5},
+    },
+}
 # Set by tests that run tasks inline (never in production).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 

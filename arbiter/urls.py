@@ -7,5 +7,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", api.urls),
+    path("", include("arbiter.events.urls")),
+    path("", include("arbiter.games.urls")),
     path("", include("arbiter.web.urls")),
 ]
