@@ -35,7 +35,8 @@ def main(argv: list[str]) -> int:
         print("testrun: suite on SQLite", flush=True)
         sqlite_env = {k: v for k, v in env.items() if k != "DATABASE_URL"}
         sqlite_code = subprocess.call(
-            [sys.executable, "-m", "pytest", "-m", "not postgres", *argv], env=sqlite_env
+            [sys.executable, "-m", "pytest", "-m", "not slow and not postgres", *argv],
+            env=sqlite_env,
         )
         return sqlite_code if sqlite_code not in (5,) else 0
     finally:
