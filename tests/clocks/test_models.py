@@ -67,3 +67,15 @@ def test_pause_stored_clears_the_deadline():
     state = start(clock.state, clock.tc, T0, Side.WHITE)
     clock.apply(pause(state, T0 + timedelta(seconds=1)))
     assert clock.deadline is None and clock.paused
+
+
+def test_admin_lists_clocks_with_their_log_read_only(admin_client):
+    clock = Clock.for_time_control("300+3")
+    clock.save()
+    before = clock.state
+    after = start(before, clock.tc, T0)
+    ClockLog.record(clock, "start", before, after, at=T0, reason="round 1 start")
+    assert admin_client.get("/admin/clocks/clock/").status_code == 200
+    page = admin_client.get(f"/admin/clocks/clock/{clock.pk}/change/")
+    assert page.status_code == 200 and b"round 1 start" in page.content
+    assert admin_client.get("/admin/clocks/clocklog/add/").status_code == 403
