@@ -97,3 +97,16 @@ def test_bulk_count_matches_generated_moves(game):
         if not has_capture(own, opp, pos.kings):
             assert count_quiet_moves(own, opp, pos.kings, pos.white_to_move) == len(moves)
         assert not (pos.white | pos.black) & ~ALL
+
+
+@SETTINGS
+@given(games(max_plies=80))
+def test_fast_perft_matches_the_public_move_generator(game):
+    # perft's bulk counts (popcounts for quiet moves and single captures) against the
+    # Move-building generator, two plies deep from every position of a random game
+    from rules import perft
+
+    for pos in game.history[-12:]:
+        moves = pos.legal_moves()
+        assert perft(pos, 1) == len(moves)
+        assert perft(pos, 2) == sum(len(pos.play(m).legal_moves()) for m in moves)
