@@ -285,6 +285,26 @@ def _capture_tables():
 _MAN_JUMP_MOVES = _capture_tables()
 
 
+def _single_capture_tables():
+    """SINGLE[white] = 4 tables (down 5, down 6, up 5, up 6 in the padded layout), each
+    indexed by the capturing man's index: the pre-built one-piece capture that way."""
+    out = {}
+    for white in (True, False):
+        tables = []
+        for delta in (5, 6, -5, -6):
+            table = [None] * NBITS
+            for j, row in enumerate(_MAN_JUMP_MOVES[white]):
+                for vb, _land, _lb, mv in row:
+                    if vb.bit_length() - 1 == j + delta:
+                        table[j] = mv
+            tables.append(table)
+        out[white] = tables
+    return out
+
+
+_SINGLE_CAPTURES = _single_capture_tables()
+
+
 def _capture_moves(own: int, opp: int, kings: int, wtm: bool) -> list[Move]:
     """Every legal capture (FMJD 4.1-4.15) as Moves: only those taking the most pieces
     (4.13), one per (start, end, set of pieces taken).
@@ -536,13 +556,42 @@ class Position:
         else:
             own, opp = self._b, self._w
         kings = self._k
-        if movegen.has_capture(own, opp, kings):
-            moves = self._capture_moves(own, kings, wtm)
+        empty = ALL ^ (own | opp)
+        men = own & ~kings
+        k = own & kings
+        # FMJD 4.2: men that can take in each direction (x + d the opponent's, x + 2d free)
+        c_d5 = (opp >> 5) & (empty >> 10)
+        c_d6 = (opp >> 6) & (empty >> 12)
+        c_u5 = (opp << 5) & (empty << 10)
+        c_u6 = (opp << 6) & (empty << 12)
+        j_d5 = men & c_d5
+        j_d6 = men & c_d6
+        j_u5 = men & c_u5
+        j_u6 = men & c_u6
+        if j_d5 or j_d6 or j_u5 or j_u6 or (k and movegen.king_can_capture(k, opp, empty)):
+            # FMJD 4.1: capture is compulsory. Without kings, when no landing square allows
+            # another jump (FMJD 4.5), every capture is a single jump: pre-built Moves.
+            if not k and not (
+                ((j_d5 << 10) & (c_d5 | c_d6 | c_u6))
+                or ((j_d6 << 12) & (c_d5 | c_d6 | c_u5))
+                or ((j_u5 >> 10) & (c_d6 | c_u5 | c_u6))
+                or ((j_u6 >> 12) & (c_d5 | c_u5 | c_u6))
+            ):
+                moves = []
+                append = moves.append
+                for jumps, table in zip(
+                    (j_d5, j_d6, j_u5, j_u6), _SINGLE_CAPTURES[wtm], strict=True
+                ):
+                    while jumps:
+                        f = jumps & -jumps
+                        jumps ^= f
+                        append(table[f.bit_length() - 1])
+            else:
+                moves = _capture_moves(own, opp, kings, wtm)
+            moves.sort()
         else:
             # FMJD 3.4 (men, one step forwards) and 3.9 (kings fly over free squares):
             # pre-built Move objects, no allocation but the list.
-            empty = ALL & ~(own | opp)
-            men = own & ~kings
             moves = []
             append = moves.append
             tables = _MAN_MOVES[wtm]
@@ -553,7 +602,6 @@ class Position:
                     b = t & -t
                     t ^= b
                     append(table[b.bit_length() - 1])
-            k = own & kings
             while k:
                 f = k & -k
                 k ^= f
