@@ -305,6 +305,26 @@ def _single_capture_tables():
 _SINGLE_CAPTURES = _single_capture_tables()
 
 
+def _quiet_lookup():
+    """For every (start, end) on one diagonal: (white man's Move or None, black man's Move or
+    None, king's Move, bitboard of the squares between, end bit). Lets a written quiet move
+    be checked without generating every move (FMJD 3.4, 3.9)."""
+    table = {}
+    for j, s in INDEX_SQ.items():
+        for ray in RAYS[j]:
+            between = 0
+            for k, b in ray:
+                e = INDEX_SQ[k]
+                white_man = _MAN_MOVES[True][j - k][k] if j - k in (5, 6) else None
+                black_man = _MAN_MOVES[False][k - j][k] if k - j in (5, 6) else None
+                table[(s << 6) | e] = (white_man, black_man, Move(s, e), between, b)
+                between |= b
+    return table
+
+
+_QUIET_LOOKUP = _quiet_lookup()
+
+
 def _capture_moves(own: int, opp: int, kings: int, wtm: bool) -> list[Move]:
     """Every legal capture (FMJD 4.1-4.15) as Moves: only those taking the most pieces
     (4.13), one per (start, end, set of pieces taken).
@@ -710,6 +730,10 @@ class Position:
         m = _SIMPLE_MOVE.match(text)
         if m:  # fast path: "32-28" / "28x17"
             start, end, via, t = int(m.group(1)), int(m.group(3)), [], text
+            if m.group(2) == "-" and self._moves is None:
+                move = self._quick_quiet(start, end)
+                if move is not None:
+                    return move
         else:
             t = _ANNOTATION.sub("", "".join(text.split()))
             m = _MOVE_TEXT.match(t)
@@ -750,6 +774,44 @@ class Position:
         raise IllegalMove(
             text, self._why_illegal(start, end, via, is_capture_text), self.legal_texts()
         )
+
+    def _quick_quiet(self, start: int, end: int) -> Move | None:
+        """The quiet move start-end if it is legal, checked without generating every move;
+        None when it is not (or not sure), and the full path decides."""
+        entry = _QUIET_LOOKUP.get((start << 6) | end)
+        if entry is None:
+            return None
+        wtm = self._wtm
+        if wtm:
+            own, opp = self._w, self._b
+        else:
+            own, opp = self._b, self._w
+        fb = SQ_BIT[start]
+        if not own & fb:
+            return None
+        occupied = own | opp
+        white_man, black_man, king_move, between, tb = entry
+        kings = self._k
+        if fb & kings:
+            move = king_move if not (between | tb) & occupied else None  # FMJD 3.9
+        else:
+            move = (white_man if wtm else black_man) if not tb & occupied else None  # 3.4
+        if move is None:
+            return None
+        # FMJD 4.1: no quiet move while a capture is possible
+        empty = ALL ^ occupied
+        men = own & ~kings
+        if men & (
+            ((opp >> 5) & (empty >> 10))
+            | ((opp >> 6) & (empty >> 12))
+            | ((opp << 5) & (empty << 10))
+            | ((opp << 6) & (empty << 12))
+        ):
+            return None
+        k = own & kings
+        if k and movegen.king_can_capture(k, opp, empty):
+            return None
+        return move
 
     def _why_illegal(self, start: int, end: int, via: list[int], is_capture_text: bool) -> str:
         """Explain, citing the article, why no legal move matches."""
