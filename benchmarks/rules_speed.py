@@ -355,6 +355,7 @@ def main() -> None:
     )
 
     best: dict = {}
+    per_round: dict = {}
     for rnd in range(a.rounds):
         for label, task, args, libs in plan:
             for lib in libs:
@@ -365,6 +366,7 @@ def main() -> None:
                     f"  round {rnd + 1} {lib:12} {task:14} {_brief(r)}", file=sys.stderr, flush=True
                 )
                 key = (label, lib)
+                per_round.setdefault(key, []).append(r)
                 old = best.get(key)
                 if (
                     old is None
@@ -381,7 +383,7 @@ def main() -> None:
         Path(a.json).write_text(
             json.dumps([{"label": k[0], **v} for k, v in best.items()], indent=1)
         )
-    print_table(plan, best, a.rounds)
+    print_table(plan, best, per_round, a.rounds)
 
 
 def _brief(r: dict) -> str:
@@ -412,10 +414,10 @@ def _cell(r: dict | None) -> str:
     return text
 
 
-def print_table(plan, best, rounds) -> None:
+def print_table(plan, best, per_round, rounds) -> None:
     head = (
         f"{'measure':42} {'ours':>10} {'peer':>10} {'peer is':>12} {'ours/peer':>9}"
-        f"   peak RSS MB ours / peer"
+        f" {'median':>7}   peak RSS MB ours / peer"
     )
     print(head)
     print("-" * len(head))
@@ -424,16 +426,33 @@ def print_table(plan, best, rounds) -> None:
         peer_name = libs[1]
         peer = best.get((label, peer_name))
         o, p = _value(ours), _value(peer)
-        ratio = "-"
+        ratio = median = "-"
+        lower_is_better = bool(ours and "us" in ours)
         if o and p:
-            ratio = f"{(p / o if ours and 'us' in ours else o / p):.2f}x"
+            ratio = f"{(p / o if lower_is_better else o / p):.2f}x"
+        # the ratio within each round (the two ran one after the other), median over rounds
+        pairs = [
+            (_value(x), _value(y))
+            for x, y in zip(
+                per_round.get((label, "ours"), []),
+                per_round.get((label, peer_name), []),
+                strict=False,
+            )
+        ]
+        ratios = sorted((y / x if lower_is_better else x / y) for x, y in pairs if x and y)
+        if ratios:
+            median = f"{ratios[len(ratios) // 2]:.2f}x"
         mem = " / ".join(
             f"{r['maxrss_mb']:.0f}" if r and "maxrss_mb" in r else "-" for r in (ours, peer)
         )
-        print(f"{label:42} {_cell(ours):>10} {_cell(peer):>10} {peer_name:>12} {ratio:>9}   {mem}")
+        print(
+            f"{label:42} {_cell(ours):>10} {_cell(peer):>10} {peer_name:>12} {ratio:>9}"
+            f" {median:>7}   {mem}"
+        )
     print(
-        f"ours/peer: how many times faster ours is (>1 = ours faster); best of {rounds} rounds "
-        "(pydraughts: 1 round). Counts checked against perft.json: 167,140 (d6), 1,049,442 (d7)."
+        f"ours/peer: how many times faster ours is (>1 = ours faster), best round of {rounds} "
+        "each; median: median over rounds of the ratio within a round (pydraughts: 1 round). "
+        "Perft counts checked against perft.json (167,140 at d6, 1,049,442 at d7)."
     )
 
 
