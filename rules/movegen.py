@@ -6,7 +6,7 @@ to move is White, which fixes the direction of its men). Nothing here builds obj
 inner loops; routes are tuples of ints.
 """
 
-from .board import ALL, BLACK_PROMOTION, MAN_JUMPS, RAY_BITS, RAYS, WHITE_PROMOTION
+from .board import ALL, BLACK_PROMOTION, MAN_JUMPS, RAYS, WHITE_PROMOTION
 
 
 def _slide(gen: int, empty: int, delta: int) -> int:
@@ -63,72 +63,6 @@ def king_can_capture(k: int, opp: int, empty: int) -> bool:
         if (((reach >> delta) & opp) >> delta) & empty:
             return True
     return False
-
-
-def quiet_moves(own: int, opp: int, kings: int, white: bool) -> list[tuple[int, int]]:
-    """Non-capturing moves as (from bit, to bit): men one step forward (FMJD 3.4), kings
-    flying over free squares (FMJD 3.9). Only legal when `has_capture` is False."""
-    empty = ALL & ~(own | opp)
-    men = own & ~kings
-    out = []
-    if white:
-        for delta in (5, 6):
-            t = (men >> delta) & empty
-            while t:
-                b = t & -t
-                t ^= b
-                out.append((b << delta, b))
-    else:
-        for delta in (5, 6):
-            t = (men << delta) & empty
-            while t:
-                b = t & -t
-                t ^= b
-                out.append((b >> delta, b))
-    k = own & kings
-    while k:
-        f = k & -k
-        k ^= f
-        for ray in RAY_BITS[f.bit_length() - 1]:
-            for b in ray:
-                if not b & empty:
-                    break
-                out.append((f, b))
-    return out
-
-
-def count_quiet_moves(own: int, opp: int, kings: int, white: bool) -> int:
-    """How many non-capturing moves there are, by population counts (perft bulk counting)."""
-    empty = ALL & ~(own | opp)
-    men = own & ~kings
-    if white:
-        n = ((men >> 5) & empty).bit_count() + ((men >> 6) & empty).bit_count()
-    else:
-        n = ((men << 5) & empty).bit_count() + ((men << 6) & empty).bit_count()
-    k = own & kings
-    if k:
-        for delta in (-6, -5, 5, 6):
-            n += _count_slide(k, empty, delta)
-    return n
-
-
-def _count_slide(gen: int, empty: int, delta: int) -> int:
-    """How many (king, square) pairs `_slide` reaches: in one direction a free square is
-    reached by at most one king (a nearer king blocks the one behind it), so the count of
-    king moves in that direction is the number of squares reached."""
-    n = 0
-    if delta > 0:
-        gen = (gen << delta) & empty
-        while gen:
-            n += gen.bit_count()
-            gen = (gen << delta) & empty
-    else:
-        d = -delta
-        gen = (gen >> d) & empty
-        while gen:
-            n += gen.bit_count()
-            gen = (gen >> d) & empty
-    return n
 
 
 def capture_targets(own: int, opp: int, kings: int) -> tuple[int, list[tuple[int, int, int]]]:

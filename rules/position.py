@@ -673,9 +673,7 @@ class Position:
     def _apply(self, move: Move) -> Position:
         fb = SQ_BIT[move[0]]
         tb = SQ_BIT[move[1]]
-        cap = 0
-        for s in move[2]:
-            cap |= SQ_BIT[s]
+        cap = move[5] >> 12  # the key holds the taken pieces' bitboard
         kings = self._k
         if cap:
             kings &= ~cap  # FMJD 4.11: taken pieces leave after the whole capture
