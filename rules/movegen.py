@@ -6,7 +6,7 @@ to move is White, which fixes the direction of its men). Nothing here builds obj
 inner loops; routes are tuples of ints.
 """
 
-from .board import ALL, BLACK_PROMOTION, MAN_JUMPS, RAYS, WHITE_PROMOTION
+from .board import ALL, MAN_JUMPS, RAYS
 
 
 def _slide(gen: int, empty: int, delta: int) -> int:
@@ -206,10 +206,3 @@ def capture_routes(
         best = max(len(r[2]) for r in routes)
         routes = [r for r in routes if len(r[2]) == best]
     return routes
-
-
-def promotes(from_bit: int, to_bit: int, kings: int, white: bool) -> bool:
-    """FMJD 3.5/4.15: a man becomes a king only when its move ends on the far row."""
-    if from_bit & kings:
-        return False
-    return bool(to_bit & (WHITE_PROMOTION if white else BLACK_PROMOTION))
