@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.pdn import ClockReading, decode_pdn, normalize_result, parse_games, parse_clock
+from rules.pdn import ClockReading, decode_pdn, normalize_result, parse_clock, parse_games
 
 
 def one(text, **kw):
@@ -56,7 +56,7 @@ def test_brace_comments_attach_to_the_move_before_and_the_prelude_to_the_game():
 
 
 def test_semicolon_and_percent_line_comments():
-    g = one("% escape line\n[Date \"2012.02.01\"]\n1. 32-28 ; rest of line\n19-23 *\n")
+    g = one('% escape line\n[Date "2012.02.01"]\n1. 32-28 ; rest of line\n19-23 *\n')
     assert g.tags == {"Date": "2012.02.01"}
     assert texts(g.moves) == ["32-28", "19-23"]
     assert g.moves[0].comments == ["rest of line"]
@@ -172,7 +172,7 @@ def test_other_comment_commands_are_kept():
 def test_latin1_bytes_fall_back_and_utf8_with_bom_is_read():
     latin = '[White "Bertè Daniele"]\n1. 32-28 *\n'.encode("latin-1")
     assert one(latin).tags["White"] == "Bertè Daniele"
-    utf8 = "\ufeff[White \"Сергей\"]\n1. 32-28 *\n".encode()
+    utf8 = '\ufeff[White "Сергей"]\n1. 32-28 *\n'.encode()
     assert one(utf8).tags["White"] == "Сергей"
     assert decode_pdn(b"\xef\xbb\xbf1. 32-28") == "1. 32-28"
 
@@ -240,7 +240,7 @@ pdn_fragments = st.sampled_from(
         ";x\n",
         "\n%esc\n",
         "...",
-        "/FEN \"W:W1:B2\"/",
+        '/FEN "W:W1:B2"/',
         "\r\n",
         " ",
         "x",
