@@ -276,11 +276,7 @@ class PdnGame:
     @classmethod
     def from_game(cls, game: Any, *, tags: dict[str, str] | None = None) -> PdnGame:
         """A record of an engine `Game` (its start position and moves)."""
-        state = game.to_state() if hasattr(game, "to_state") else {}
-        start_fen = state.get("start_fen") or state.get("start") or None
-        if start_fen is None and hasattr(game, "start_fen"):
-            start_fen = game.start_fen
-        return cls.from_moves(game.moves, start_fen=start_fen, tags=tags)
+        return cls.from_moves(game.moves, start_fen=game.start_fen, tags=tags)
 
 
 # --------------------------------------------------------------------------- results
@@ -368,6 +364,7 @@ _STRENGTH = re.compile(r"\([!?]+\)|[!?]+")
 _NAG = re.compile(r"\$(\d{1,4})")
 _SETUP = re.compile(r"/([^/\n]*)/")
 _WORD = re.compile(r"[^\s\[\]{}()]+")
+_PUNCTUATION = re.compile(r"[.,;:]+")
 _SQUARES = re.compile(r"\d+")
 _SEPARATORS = re.compile(r"[-x:×]")
 
@@ -500,7 +497,10 @@ def tokenize(text: str) -> Iterator[Token]:
             continue
         m = _WORD.match(text, pos)
         word = m.group(0) if m else ch
-        yield Token(WORD, word, pos, word)
+        if _PUNCTUATION.fullmatch(word):
+            yield Token(BAD, word, pos, f"stray {word!r} in the movetext")
+        else:
+            yield Token(WORD, word, pos, word)
         pos += len(word)
 
 
