@@ -1025,10 +1025,12 @@ def replay_game(game: PdnGame) -> PdnGame:
         texts = [_full_path(m) for m in cands]
         if k > 0:
             how = f"with {' or '.join(texts[:k])} the rest of the game does not replay"
-        elif game.error is None and _others_fail(positions, moves, p, cands, k):
+        elif game.error is not None:
+            how = "the first candidate"
+        elif _others_fail(positions, moves, p, cands, k):
             how = "the only candidate with which the rest of the game replays"
         else:
-            how = "the first candidate; others were not needed"
+            how = "the rest of the game replays with more than one; the first was taken"
         game.warnings.append(
             f"ply {p + 1} (line {mv.line}:{mv.column}, {mv.raw!r}) is an ambiguous capture "
             f"({' or '.join(texts)}); played {texts[k]}: {how}"
@@ -1043,10 +1045,12 @@ def replay_game(game: PdnGame) -> PdnGame:
                 f"path read as {_full_path(m)}"
             )
     # Move numbers as written vs. as counted (tolerated: the moves are played in order).
+    base = _number_base(game)
     for i, mv in enumerate(moves[: len(chosen) + (1 if game.error else 0)]):
         if mv.number is None:
             continue
         number, black = _expected_number(i, white_first)
+        number += base - 1
         if mv.number != number or (mv.black_number and not black):
             shown = f"{mv.number}{'...' if mv.black_number else '.'}"
             want = f"{number}{'...' if black else '.'}"
@@ -1055,6 +1059,14 @@ def replay_game(game: PdnGame) -> PdnGame:
                 f"{want} was expected"
             )
     return game
+
+
+def _number_base(game: PdnGame) -> int:
+    """The number of the first move: 1, or from a set-up position (FEN tag) the first
+    number written, since a position may be set up in the middle of a game."""
+    if game.tags.get("FEN") and game.moves and game.moves[0].number is not None:
+        return max(1, game.moves[0].number)
+    return 1
 
 
 def _white_to_move(pos: Any) -> bool:
@@ -1158,7 +1170,11 @@ def _comment_words(text: str) -> list[str]:
 
 
 def _line_tokens(
-    moves: list[PdnMove], start_ply: int, white_first: bool, texts: list[str] | None
+    moves: list[PdnMove],
+    start_ply: int,
+    white_first: bool,
+    texts: list[str] | None,
+    base: int = 1,
 ) -> list[str]:
     out: list[str] = []
     need_number = True
@@ -1168,19 +1184,22 @@ def _line_tokens(
             out.extend(_comment_words(c))
             need_number = True
         number, black = _expected_number(ply, white_first)
-        if not black:
-            out.append(f"{number}.")
-        elif need_number:
-            out.append(f"{number}...")
-        need_number = False
+        number += base - 1
         text = texts[i] if texts is not None and texts[i] else mv.text
-        out.append(text + (mv.strength or ""))
+        text += mv.strength or ""
+        # The number and its move stay on one line.
+        if not black:
+            text = f"{number}. {text}"
+        elif need_number:
+            text = f"{number}... {text}"
+        need_number = False
+        out.append(text)
         out.extend(f"${n}" for n in mv.nags)
         for c in mv.comments:
             out.extend(_comment_words(c))
             need_number = True
         for var in mv.variations:
-            inner = _line_tokens(var, ply, white_first, None)
+            inner = _line_tokens(var, ply, white_first, None, base)
             if inner:
                 inner[0] = "(" + inner[0]
                 inner[-1] = inner[-1] + ")"
@@ -1259,7 +1278,7 @@ def write_game(game: PdnGame) -> str:
     tokens: list[str] = []
     for c in game.comments:
         tokens.extend(_comment_words(c))
-    tokens.extend(_line_tokens(game.moves, 0, white_first, texts))
+    tokens.extend(_line_tokens(game.moves, 0, white_first, texts, _number_base(game)))
     tokens.append(normalize_result(result) or "*")
     body = _wrap(tokens)
     return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"
