@@ -7,7 +7,7 @@ Reading has two stages:
    results) without knowing the rules. Nothing in it needs the engine.
 2. `replay_game(game)` plays the main line on the engine (FMJD art. 3 and 4): incomplete
    capture paths are matched as an ordered subsequence of landing squares, and an ambiguous
-   short capture (FMJD 9, notation) is resolved by trying the candidates until the rest of
+   short capture (FMJD 8.2 notation) is resolved by trying the candidates until the rest of
    the game replays (bounded backtracking), reported as a warning naming the ply.
 
 `read_games(text_or_bytes, source=...)` does both. It never raises on bad content: every
@@ -160,7 +160,7 @@ class PdnMove:
     column: int
     number: int | None = None  # the move number written before it, if any
     black_number: bool = False  # written "n..." (a Black move)
-    strength: str | None = None  # '!', '?', '!!', '??', '!?', '?!' (or "(!?)")
+    strength: str | None = None  # '!', '?', '!!', '??', '!?', '?!', '(!?)'; FMJD 9.1 '+'
     nags: list[int] = field(default_factory=list)
     comments_before: list[str] = field(default_factory=list)  # only before a line's first move
     comments: list[str] = field(default_factory=list)  # after the move
@@ -364,6 +364,7 @@ _STRENGTH = re.compile(r"\([!?]+\)|[!?]+")
 _NAG = re.compile(r"\$(\d{1,4})")
 _SETUP = re.compile(r"/([^/\n]*)/")
 _WORD = re.compile(r"[^\s\[\]{}()]+")
+_FMJD_SIGNS = frozenset({"+", "=", "+1", "-1", "a.l.", "+-", "-+", "±", "∓", "#"})
 _PUNCTUATION = re.compile(r"[.,;:]+")
 _SQUARES = re.compile(r"\d+")
 _SEPARATORS = re.compile(r"[-x:×]")
@@ -713,6 +714,11 @@ class _Parser:
                 line.pending_number = (line.pending_number[0], True)
             # else: "..." for an unknown move; nothing to play.
             return
+        if kind == WORD and tok.text in _FMJD_SIGNS and line.moves:
+            # FMJD 9.1 signs after a move ('+' winning, '=' equal, 'a.l.' ad libitum...).
+            last = line.moves[-1]
+            last.strength = (last.strength or "") + tok.text
+            return
         if kind in (MOVE, WORD):
             ln, col = self.where(tok.offset)
             text = tok.value if kind == MOVE else tok.text
@@ -968,7 +974,7 @@ def replay_game(game: PdnGame) -> PdnGame:
             ply += 1
             continue
         # This ply failed: remember the deepest failure, then backtrack if possible
-        # (FMJD notation: only one of the candidates may let the game go on).
+        # (FMJD 8.2 notation: only one of the candidates may let the game go on).
         if deepest is None or ply > deepest[0]:
             deepest = (ply, failure, list(chosen[:ply]), dict(choices))
         back = next(

@@ -1,7 +1,7 @@
 """SVG diagrams of a 10x10 international draughts position (pure string building).
 
-The board follows FMJD 2.1-2.3: ten by ten, the playing (dark) squares numbered 1 to 50
-from Black's side, square 46 in White's bottom-left corner; White at the bottom unless
+The board follows FMJD 2: ten by ten, the playing (dark) squares numbered 1 to 50 from
+Black's side (2.6), square 46 in White's bottom-left corner; White at the bottom unless
 `flipped`. Men are discs; kings (FMJD 3.5) are discs with a ring and a crown, so they stay
 distinct in print and for colour-blind readers. The last move is shown by tinting its
 start and landing squares, a line along its path, and a cross on each captured square.
@@ -30,7 +30,7 @@ _NAMES = {"w": "white man", "W": "white king", "b": "black man", "B": "black kin
 def square_xy(square: int, *, flipped: bool = False) -> tuple[int, int]:
     """(column, row) of a playing square, both 0..9, row 0 at the top of the diagram."""
     if not 1 <= square <= 50:
-        raise ValueError(f"square {square} is not on the board (1 to 50, FMJD 2.3)")
+        raise ValueError(f"square {square} is not on the board (1 to 50, FMJD 2.6)")
     index = square - 1
     row = index // 5
     col = 2 * (index % 5) + (1 if row % 2 == 0 else 0)

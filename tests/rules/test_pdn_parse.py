@@ -268,3 +268,9 @@ def test_parser_never_crashes_on_pdn_like_text(text):
 @given(st.binary(max_size=200))
 def test_parser_never_crashes_on_arbitrary_bytes(data):
     parse_games(data)
+
+
+def test_fmjd_9_1_signs_after_a_move_are_annotations_not_moves():
+    g = one("1. 32-28+ 19-23 = 2. 28x19 a.l. *")
+    assert [m.text for m in g.moves] == ["32-28", "19-23", "28x19"]
+    assert [m.strength for m in g.moves] == ["+", "=", "a.l."]

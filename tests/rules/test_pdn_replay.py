@@ -21,7 +21,7 @@ def one(text, **kw):
     return games[0]
 
 
-def test_fmjd_8_ambiguous_short_capture_resolved_by_the_rest_of_the_game():
+def test_fmjd_8_2_ambiguous_short_capture_resolved_by_the_rest_of_the_game():
     pdn = f'[FEN "{SCHILDPAD_FEN}"]\n{SCHILDPAD_REST}\n'
     with pytest.raises(Exception) as info:
         Position.from_fen(SCHILDPAD_FEN).parse_move("36x16")
@@ -37,7 +37,7 @@ def test_fmjd_8_ambiguous_short_capture_resolved_by_the_rest_of_the_game():
     assert "the only candidate with which the rest of the game replays" in warning
 
 
-def test_fmjd_8_ambiguous_capture_backtracks_when_the_first_candidate_fails_later():
+def test_fmjd_8_2_ambiguous_capture_backtracks_when_the_first_candidate_fails_later():
     # schildpad.pdn game 7, ply 111: "4x24"; 4x22x33x24 comes first but the game goes on
     # only after 4x31x42x24 (Black then plays 28-32).
     pdn = (
@@ -70,7 +70,7 @@ def test_ambiguous_capture_at_the_end_of_a_game_takes_the_first_candidate_and_sa
     assert "more than one; the first was taken" in g.warnings[0]
 
 
-def test_fmjd_8_incomplete_capture_path_matches_an_ordered_subsequence():
+def test_fmjd_8_2_incomplete_capture_path_matches_an_ordered_subsequence():
     # Cat.C1.pdn game 22: "2x30x11" stands for 2x30x39x11.
     pdn = (
         '[FEN "W:W20,24,27,37,38,45,46,49:B13,15,16,18,34,36,39,40."]\n'
