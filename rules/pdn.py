@@ -626,15 +626,18 @@ class _Parser:
             self._after_game(g)
             if g.terminator is None and offset < len(self.text):
                 line, col = self.where(offset)
+                what = "game" if g.moves else "game without movetext"
                 g.warnings.append(
-                    f"line {line}:{col}: game not terminated by a result or '*' "
+                    f"line {line}:{col}: {what} not terminated by a result or '*' "
                     "before the next tag pairs"
                 )
 
         for tok in tokenize(self.text):
             kind = tok.kind
             if kind == TAG:
-                if game is not None and has_body:
+                if game is not None and (has_body or tok.value[0] in game.tags):
+                    # Movetext, or a tag seen already (a game with no movetext and no
+                    # terminator): these tags begin the next game.
                     finish(game, tok.offset)
                     game = None
                 if game is None:
@@ -644,8 +647,6 @@ class _Parser:
                 name, value = tok.value[0], tok.value[1]
                 if len(tok.value) > 2:
                     self._warn(game, tok, f"malformed tag pair {tok.text!r} read as {name}")
-                if name in game.tags:
-                    self._warn(game, tok, f"tag {name} repeated; the last value is kept")
                 game.tags[name] = value
                 continue
             if game is None:
