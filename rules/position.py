@@ -121,9 +121,11 @@ def parse_fen(fen: str) -> tuple[int, int, int, bool]:
     if not chars:
         raise _fen_error(fen, None, "it is empty (expected e.g. 'W:W31-50:B1-20')")
     fields: list[list[tuple[str, int]]] = [[]]
+    colons = [0]  # column of the ':' opening each field
     for c, i in chars:
         if c == ":":
             fields.append([])
+            colons.append(i)
         else:
             fields[-1].append((c, i))
 
@@ -138,7 +140,7 @@ def parse_fen(fen: str) -> tuple[int, int, int, bool]:
     seen_colours: set[str] = set()
     for n, field in enumerate(fields[1:], start=2):
         if not field:
-            col = chars[-1][1] if chars else None
+            col = colons[n - 1]
             raise _fen_error(fen, col, f"field {n} is empty (expected 'W' or 'B' then squares)")
         colour, col0 = field[0][0].upper(), field[0][1]
         if colour in "HF" and all(c.isdigit() for c, _ in field[1:]):
@@ -470,13 +472,17 @@ class Position:
             return cands[0]
         if len(cands) > 1:
             raise AmbiguousMove(raw, sorted(c.full_text() for c in cands), self.legal_texts())
-        raise IllegalMove(raw, self._why_illegal(start, end, via), self.legal_texts())
+        raise IllegalMove(
+            raw,
+            self._why_illegal(start, end, via, "x" in t.lower() or ":" in t),
+            self.legal_texts(),
+        )
 
     def _has_captures(self) -> bool:
         legal = self._legal()
         return bool(legal) and next(iter(legal.values())).is_capture
 
-    def _why_illegal(self, start: int, end: int, via: list[int]) -> str:
+    def _why_illegal(self, start: int, end: int, via: list[int], is_capture_text: bool) -> str:
         """Explain, citing the article, why no legal move matches."""
         own, opp = self._sides()
         side = "White" if self.white_to_move else "Black"
@@ -509,11 +515,11 @@ class Position:
             possible = ", ".join(self.move_text(m) for m in legal[:5])
             if len(legal) > 5:
                 possible += ", ..."
-            if not via and not (own | opp) & tb and self._is_plain_step(start, end):
+            if not is_capture_text:
                 return f"capture is compulsory (FMJD 4.1): {possible} is possible"
             return (
-                f"no legal capture matches (captures are compulsory and the one taking the most "
-                f"pieces must be played, FMJD 4.1/4.13): {possible}"
+                f"no legal capture goes from {start} to {end} this way; captures are compulsory "
+                f"and the one taking the most pieces must be played (FMJD 4.1, 4.13): {possible}"
             )
         if via:
             return "this is not a capture position: a move has only a start and an end square"
@@ -527,9 +533,6 @@ class Position:
         if not forward:
             return "a man moves forwards only (FMJD 3.4)"
         return "a man moves one square diagonally forwards (FMJD 3.4)"
-
-    def _is_plain_step(self, start: int, end: int) -> bool:
-        return self._on_diagonal(start, end)
 
     @staticmethod
     def _on_diagonal(start: int, end: int) -> bool:
