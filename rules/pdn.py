@@ -1034,6 +1034,8 @@ def replay_game(game: PdnGame) -> PdnGame:
             how = f"with {' or '.join(texts[:k])} the rest of the game does not replay"
         elif game.error is not None:
             how = "the first candidate"
+        elif len(choices) > 16:  # the check below replays the rest: keep it bounded
+            how = "the rest of the game replays with it"
         elif _others_fail(positions, moves, p, cands, k):
             how = "the only candidate with which the rest of the game replays"
         else:

@@ -195,3 +195,12 @@ def test_variations_are_not_replayed_into_the_main_line():
     g = one("1. 32-28 19-23 (1... 18-23 2. 99-98) 2. 28x19 14x23 *")
     assert g.error is None and g.plies == 4
     assert [m.text for m in g.moves[1].variations[0]] == ["18-23", "99-98"]
+
+
+def test_when_no_reading_of_an_ambiguous_capture_replays_the_error_says_so():
+    g = one(f'[FEN "{SCHILDPAD_FEN}"]\n35. 36x16 50-45 *\n')
+    err = g.error
+    assert err is not None and err.ply == 2 and err.move_text == "50-45"
+    assert "after trying every reading of the ambiguous captures before it" in err.reason
+    assert g.plies == 1 and g.moves[0].move.path == (36, 13, 2, 16)
+    assert any("ambiguous capture" in w for w in g.warnings)
