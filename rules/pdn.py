@@ -37,6 +37,7 @@ __all__ = [
     "PdnMove",
     "decode_pdn",
     "normalize_result",
+    "parse_clock",
     "parse_games",
     "read_file",
     "read_games",
