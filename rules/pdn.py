@@ -169,7 +169,8 @@ class PdnMove:
     commands: dict[str, str] = field(default_factory=dict)  # [%name value] from comments
     clock: ClockReading | None = None
     readable: bool = True  # False for a word that is not a move (reported at replay)
-    move: Any = None  # the engine's Move once replayed (main line only)
+    move: Any = None  # the engine's Move once replayed (variations too, when legal)
+    notation: str | None = None  # the engine's notation of `move` (short unless ambiguous)
 
     def __repr__(self) -> str:
         return f"PdnMove({self.text!r} at {self.line}:{self.column})"
@@ -268,7 +269,9 @@ class PdnGame:
             if isinstance(move, str):
                 move = pos.parse_move(move)
             text = pos.move_text(move)
-            game.moves.append(PdnMove(text=text, raw=text, line=0, column=0, move=move))
+            game.moves.append(
+                PdnMove(text=text, raw=text, line=0, column=0, move=move, notation=text)
+            )
             pos = pos.play(move)
             game.positions.append(pos)
         game.replayed = True
@@ -1025,6 +1028,10 @@ def replay_game(game: PdnGame) -> PdnGame:
     game.positions = positions
     for i, m in enumerate(moves):
         m.move = chosen[i] if i < len(chosen) else None
+        m.notation = positions[i].move_text(m.move) if m.move is not None else None
+    for i, m in enumerate(moves[: len(chosen)]):
+        for var in m.variations:
+            _check_variation(game, positions[i], var)
 
     # Each ambiguous short capture on the path taken is reported, naming the ply.
     for p in sorted(choices):
@@ -1077,6 +1084,42 @@ def _number_base(game: PdnGame) -> int:
     if game.tags.get("FEN") and game.moves and game.moves[0].number is not None:
         return max(1, game.moves[0].number)
     return 1
+
+
+def _check_variation(game: PdnGame, start: Any, line: list[PdnMove]) -> None:
+    """Play a variation from the position before the move it replaces (variations are not
+    replayed into the main line). Fills `.move` / `.notation`; an illegal or ambiguous move
+    is a warning, and the rest of that variation is kept as written."""
+    from . import AmbiguousMove, RulesError
+
+    pos = start
+    for mv in line:
+        for var in mv.variations:
+            _check_variation(game, pos, var)
+        if not mv.readable:
+            game.warnings.append(
+                f"variation at line {mv.line}:{mv.column}: cannot read {mv.raw!r} as a move; "
+                "the variation is kept as written"
+            )
+            return
+        try:
+            move = pos.parse_move(mv.text)
+        except AmbiguousMove as exc:
+            game.warnings.append(
+                f"variation at line {mv.line}:{mv.column}: {mv.raw!r} is an ambiguous capture "
+                f"({' or '.join(exc.candidates)}); the variation is kept as written"
+            )
+            return
+        except (RulesError, ValueError) as exc:
+            reason = getattr(exc, "reason", None) or str(exc)
+            game.warnings.append(
+                f"variation at line {mv.line}:{mv.column}: illegal move {mv.raw!r} "
+                f"({reason}); the variation is kept as written"
+            )
+            return
+        mv.move = move
+        mv.notation = pos.move_text(move)
+        pos = pos.play(move)
 
 
 def _white_to_move(pos: Any) -> bool:
@@ -1179,13 +1222,7 @@ def _comment_words(text: str) -> list[str]:
     return words
 
 
-def _line_tokens(
-    moves: list[PdnMove],
-    start_ply: int,
-    white_first: bool,
-    texts: list[str] | None,
-    base: int = 1,
-) -> list[str]:
+def _line_tokens(moves: list[PdnMove], start_ply: int, white_first: bool, base: int) -> list[str]:
     out: list[str] = []
     need_number = True
     for i, mv in enumerate(moves):
@@ -1195,7 +1232,7 @@ def _line_tokens(
             need_number = True
         number, black = _expected_number(ply, white_first)
         number += base - 1
-        text = texts[i] if texts is not None and texts[i] else mv.text
+        text = mv.notation or mv.text
         text += mv.strength or ""
         # The number and its move stay on one line.
         if not black:
@@ -1209,7 +1246,7 @@ def _line_tokens(
             out.extend(_comment_words(c))
             need_number = True
         for var in mv.variations:
-            inner = _line_tokens(var, ply, white_first, None, base)
+            inner = _line_tokens(var, ply, white_first, base)
             if inner:
                 inner[0] = "(" + inner[0]
                 inner[-1] = inner[-1] + ")"
@@ -1277,18 +1314,10 @@ def write_game(game: PdnGame) -> str:
             lines.append(f"[{name} {_quote(value)}]")
 
     white_first = _white_to_move(start) if start is not None else True
-    texts: list[str] | None = None
-    if game.positions and len(game.positions) > 1:
-        texts = []
-        for i, mv in enumerate(game.moves):
-            if i < len(game.positions) - 1 and mv.move is not None:
-                texts.append(game.positions[i].move_text(mv.move))
-            else:
-                texts.append(mv.text)
     tokens: list[str] = []
     for c in game.comments:
         tokens.extend(_comment_words(c))
-    tokens.extend(_line_tokens(game.moves, 0, white_first, texts, _number_base(game)))
+    tokens.extend(_line_tokens(game.moves, 0, white_first, _number_base(game)))
     tokens.append(normalize_result(result) or "*")
     body = _wrap(tokens)
     return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"

@@ -194,7 +194,24 @@ def test_to_game_gives_the_engine_record_with_its_outcome():
 def test_variations_are_not_replayed_into_the_main_line():
     g = one("1. 32-28 19-23 (1... 18-23 2. 99-98) 2. 28x19 14x23 *")
     assert g.error is None and g.plies == 4
-    assert [m.text for m in g.moves[1].variations[0]] == ["18-23", "99-98"]
+    (var,) = g.moves[1].variations
+    assert [m.text for m in var] == ["18-23", "99-98"]
+    # The variation is checked from the position before 19-23: 18-23 is legal, 99-98 not.
+    assert var[0].move is not None and var[0].notation == "18-23"
+    assert var[1].move is None
+    assert g.warnings == [
+        "variation at line 1:31: illegal move '99-98' (99 is not a square (1-50, FMJD 2.6)); "
+        "the variation is kept as written"
+    ]
+
+
+def test_variation_moves_get_the_engines_notation():
+    g = one('[FEN "W:W32:B27,17,1"]\n1. 32-21 (1. 32x21x12) 1... 1-6 *')
+    assert g.error is not None  # 32-21 is not legal: capture is compulsory (FMJD 4.1)
+    g = one('[FEN "W:W32,45:B27,17,1"]\n1. 32x12 (1. 32x21x12 1-6) 1... 1-6 *')
+    (var,) = g.moves[0].variations
+    assert [m.notation for m in var] == ["32x12", "1-6"]
+    assert g.warnings == []
 
 
 def test_when_no_reading_of_an_ambiguous_capture_replays_the_error_says_so():
