@@ -98,7 +98,7 @@ def test_unreplayed_moves_of_a_game_with_an_error_are_written_as_read():
 def _texts(moves):
     return [
         (
-            m.text,
+            m.notation or m.text,
             m.strength,
             m.nags,
             [" ".join(c.split()) for c in m.comments],
