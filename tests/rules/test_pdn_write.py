@@ -204,7 +204,7 @@ def _sample_text() -> str:
     )
 
 
-SAMPLE = _sample_text()[:4000]
+SAMPLE = _sample_text()[:2500]
 
 
 @st.composite
