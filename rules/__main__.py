@@ -66,7 +66,7 @@ def perft(pos, depth: int) -> int:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     pos = _position(args.fen)
-    for move in pos.legal_moves():  # the engine's order: by start, end and path
+    for move in sorted(pos.legal_moves()):  # by start, end and path
         print(pos.move_text(move))
     return 0
 

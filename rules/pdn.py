@@ -1009,7 +1009,7 @@ def replay_game(game: PdnGame) -> PdnGame:
             positions.append(positions[-1].play(m))
         mv = moves[fail_ply]
         pos = positions[fail_ply]
-        legal = [pos.move_text(m) for m in pos.legal_moves()]
+        legal = [pos.move_text(m) for m in sorted(pos.legal_moves())]
         reason = _failure_reason(mv, failure)
         if choices:
             reason += " (after trying every reading of the ambiguous captures before it)"
