@@ -159,20 +159,12 @@ def test_wiersma_star_terminators_with_result_tags(shared_data):
     assert games[0].plies == 101
 
 
-@pytest.mark.slow  # about 62,000 plies: the bulk of the corpus
 @pytest.mark.parametrize("name", sorted(MOBYDAM))
 def test_mobydam_games_replay(shared_data, name):
     games = _replayed(shared_data / "pdn" / "mobydam" / name)
     assert len(games) == MOBYDAM[name]
     assert [str(g.error) for g in games if g.error] == []
     assert all(g.result == "*" and g.plies == len(g.moves) > 0 for g in games)
-
-
-@pytest.mark.parametrize("name", ["flankopn.pdn", "loi23.pdn", "sijbgant.pdn"])
-def test_mobydam_sample_replays_in_the_default_run(shared_data, name):
-    games = _replayed(shared_data / "pdn" / "mobydam" / name)
-    assert len(games) == MOBYDAM[name]
-    assert [str(g.error) for g in games if g.error] == []
 
 
 def test_mobydam_incomplete_capture_path(shared_data):
