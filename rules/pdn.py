@@ -374,7 +374,16 @@ _SQUARES = re.compile(r"\d+")
 _SEPARATORS = re.compile(r"[-x:×]")
 
 
+_CANONICAL_MOVE = re.compile(r"[1-9]\d?(?:-[1-9]\d?)+|[1-9]\d?(?:x[1-9]\d?)+")
+# A move number, or a move: one match for the usual case of a token starting with a digit.
+_NUMBER_OR_MOVE = re.compile(
+    r"(\d{1,4})[ \t]*(\.\.\.|\.\.|\.|…)|\d{1,2}(?:[ \t]*[-x:×][ \t]*\d{1,2})+(?!\d)"
+)
+
+
 def _normalize_move(raw: str) -> str:
+    if _CANONICAL_MOVE.fullmatch(raw):
+        return raw
     squares = [str(int(s)) for s in _SQUARES.findall(raw)]
     seps = ["x" if s in "x:×" else "-" for s in _SEPARATORS.findall(raw)]
     sep = "x" if "x" in seps else "-"
@@ -391,6 +400,23 @@ def tokenize(text: str) -> Iterator[Token]:
         if ch.isspace() or ch in "\u00a0\ufeff":
             pos = _SPACE.match(text, pos).end()
             continue
+        if "0" <= ch <= "9":  # the common case first: a move number, a move or a result
+            m = _RESULT.match(text, pos) if ch in "012" else None
+            if m:
+                yield Token(RESULT, m.group(0), pos, m.group(0))
+                pos = m.end()
+                continue
+            m = _NUMBER_OR_MOVE.match(text, pos)
+            if m:
+                if m.group(1) is not None:
+                    dots = m.group(2)
+                    value = (int(m.group(1)), dots in ("...", "..", "…"))
+                    yield Token(NUMBER, m.group(0), pos, value)
+                else:
+                    raw = m.group(0)
+                    yield Token(MOVE, raw, pos, _normalize_move(raw))
+                pos = m.end()
+                continue
         if ch == "%" and (pos == 0 or text[pos - 1] == "\n"):
             # PDN escape mechanism: a line starting with '%' is ignored.
             end = text.find("\n", pos)
