@@ -191,7 +191,8 @@ def test_written_then_read_gives_the_same_moves_and_positions(start_and_moves):
     assert [m.move for m in again.moves] == moves
     assert [m.move.path for m in again.moves] == [m.path for m in moves]
     assert again.positions == record.positions
-    assert max(len(line) for line in out.splitlines()) <= 80
+    body = out.split("\n\n", 1)[1]  # a tag pair (a long FEN) cannot be wrapped
+    assert max(len(line) for line in body.splitlines()) <= 80
 
 
 def _sample_text() -> str:
