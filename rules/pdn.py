@@ -188,6 +188,7 @@ class PdnGame:
     comments: list[str] = field(default_factory=list)  # before the first move
     terminator: str | None = None  # the result token that ended the movetext, as written
     setups: list[tuple[int, str]] = field(default_factory=list)  # /FEN "..."/ (ply, fen)
+    tag_places: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> line, col
     warnings: list[str] = field(default_factory=list)
     error: PdnError | None = None
     # Filled by replay_game:
@@ -678,6 +679,7 @@ class _Parser:
                 if len(tok.value) > 2:
                     self._warn(game, tok, f"malformed tag pair {tok.text!r} read as {name}")
                 game.tags[name] = value
+                game.tag_places[name] = self.where(tok.offset)
                 continue
             if game is None:
                 if kind in (COMMENT, BAD, RPAREN, STRENGTH, NAG, ELLIPSIS):
@@ -940,8 +942,9 @@ def replay_game(game: PdnGame) -> PdnGame:
     problem = _game_type_problem(game)
     if problem:
         if game.error is None:
+            line, col = game.tag_places.get("GameType", (game.line, 1))
             game.error = PdnError(
-                problem, source=game.source, game_index=game.index, line=game.line, column=1
+                problem, source=game.source, game_index=game.index, line=line, column=col
             )
         return game
     fen, notes = _start_fen(game)
@@ -949,12 +952,13 @@ def replay_game(game: PdnGame) -> PdnGame:
     try:
         start = Position.from_fen(fen) if fen else Position.start()
     except RulesError as exc:
+        line, col = game.tag_places.get("FEN", (game.line, 1))
         game.error = PdnError(
             f"bad FEN tag {game.tags.get('FEN')!r}: {exc}",
             source=game.source,
             game_index=game.index,
-            line=game.line,
-            column=1,
+            line=line,
+            column=col,
         )
         return game
     game.start_fen = start.fen()

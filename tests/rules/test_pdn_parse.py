@@ -108,7 +108,7 @@ def test_nags_and_every_move_strength_form():
         ("1/2-1/2", "1-1"),
     ],
 )
-def test_results_in_both_scoring_forms_end_the_game(written, canonical):
+def test_fmjd_7_results_in_both_scoring_forms_end_the_game(written, canonical):
     games = parse_games(f'[Result "{written}"]\n1. 32-28 19-23 {written}\n[Event "next"]\n*')
     assert len(games) == 2
     assert games[0].terminator == written
@@ -117,7 +117,7 @@ def test_results_in_both_scoring_forms_end_the_game(written, canonical):
     assert games[0].warnings == []
 
 
-def test_non_standard_result_is_the_terminator_and_a_warning():
+def test_fmjd_7_non_standard_result_is_the_terminator_and_a_warning():
     # delfts.pdn writes 10-point match scores: "1-9", "4-6".
     g = one('[Result "1-9"]\n62. 15-10 04x24 1-9\n')
     assert texts(g.moves) == ["15-10", "4x24"]

@@ -86,7 +86,7 @@ def test_fmjd_8_2_incomplete_capture_path_matches_an_ordered_subsequence():
 
 
 @pytest.mark.parametrize("written", ["32x12", "32x21x12", "32 x 21 x 12", "32:21:12"])
-def test_fmjd_4_capture_written_short_or_with_every_landing_square(written):
+def test_fmjd_8_2_capture_written_short_or_with_every_landing_square(written):
     g = one(f'[FEN "W:W32:B27,17,1"]\n1. {written} *')
     assert g.error is None and g.warnings == []
     assert g.moves[0].move.path == (32, 21, 12)
@@ -108,10 +108,10 @@ def test_fen_without_side_to_move_assumes_white_with_a_warning():
 
 
 def test_bad_fen_tag_is_an_error_naming_the_game():
-    games = read_games('[FEN "W:W51:B1"]\n1. 32-28 *\n\n1. 32-28 *', source="x.pdn")
+    games = read_games('[Event "e"]\n[FEN "W:W51:B1"]\n1. 32-28 *\n\n1. 32-28 *', source="x.pdn")
     assert games[0].error is not None
     assert "bad FEN tag 'W:W51:B1'" in str(games[0].error)
-    assert str(games[0].error).startswith("x.pdn, game 1, line 1:1")
+    assert str(games[0].error).startswith("x.pdn, game 1, line 2:1")
     assert games[1].error is None and games[1].plies == 1
 
 
@@ -133,6 +133,7 @@ def test_other_game_types_are_errors_not_misreadings(game_type):
     g = one(f'[GameType "{game_type}"]\n1. 32-28 19-23 *')
     assert g.error is not None and g.plies == 0
     assert "GameType" in g.error.reason
+    assert (g.error.line, g.error.column) == (1, 1)
 
 
 def test_illegal_move_error_names_file_game_line_column_ply_text_and_legal_moves():

@@ -24,7 +24,7 @@ def test_canonical_output_for_a_short_game():
     "written, canonical",
     [("1-0", "2-0"), ("0-1", "0-2"), ("1/2-1/2", "1-1"), ("2-0", "2-0"), ("0-0", "0-0")],
 )
-def test_results_are_written_in_the_draughts_form(written, canonical):
+def test_fmjd_7_results_are_written_in_the_draughts_form(written, canonical):
     g = read_games(f'[Result "{written}"]\n1. 32-28 {written}')[0]
     out = write_game(g)
     assert f'[Result "{canonical}"]' in out
@@ -46,7 +46,7 @@ def test_fen_tag_only_when_not_the_start_and_black_to_move_numbering():
     assert "FEN" not in write_game(read_games('[FEN "W:W31-50:B1-20"]\n1. 32-28 *')[0])
 
 
-def test_ambiguous_capture_is_written_with_every_landing_square():
+def test_fmjd_8_2_ambiguous_capture_is_written_with_every_landing_square():
     fen = "W:W32,K36,37,38,42,45,47:B3,6,8,11,12,14,19,27,34"
     g = PdnGame.from_moves(["36x13x2x16"], start_fen=fen)
     assert "1. 36x13x2x16 *" in write_game(g)
