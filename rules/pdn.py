@@ -4,7 +4,7 @@ Reading has two stages:
 
 1. `parse_games(text)` cuts the text into games (tag pairs, movetext with move numbers,
    `{}` comments, `;` and `%` line comments, nested `()` variations, NAGs, move strength,
-   results) without knowing the rules. Nothing in it needs the engine.
+   results) without knowing the rules.
 2. `replay_game(game)` plays the main line on the engine (FMJD art. 3 and 4): incomplete
    capture paths are matched as an ordered subsequence of landing squares, and an ambiguous
    short capture (FMJD 8.2 notation) is resolved by trying the candidates until the rest of
@@ -29,6 +29,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from .errors import AmbiguousMove, IllegalMove, RulesError
+from .game import Game
+from .position import Position
 
 __all__ = [
     "ClockReading",
@@ -232,8 +236,6 @@ class PdnGame:
 
     def to_game(self) -> Any:
         """An engine `Game` holding the replayed moves (draw-rule counters included)."""
-        from . import Game
-
         game = Game(self.start_fen) if self.start_fen else Game()
         for move in self.engine_moves:
             game.push(move)
@@ -259,8 +261,6 @@ class PdnGame:
         tags: dict[str, str] | None = None,
     ) -> PdnGame:
         """A record of engine moves (e.g. a finished game) ready for `write_game`."""
-        from . import Position
-
         start = Position.from_fen(start_fen) if start_fen else Position.start()
         game = cls(tags=dict(tags or {}))
         game.start_fen = start.fen()
@@ -905,8 +905,6 @@ def _expected_number(ply: int, white_first: bool) -> tuple[int, bool]:
 
 def _candidates(pos: Any, text: str, exc: Any) -> list[Any]:
     """The legal moves an ambiguous text may stand for, in a stable order."""
-    from . import IllegalMove
-
     out = []
     for cand in getattr(exc, "candidates", None) or []:
         try:
@@ -935,8 +933,6 @@ def replay_game(game: PdnGame) -> PdnGame:
 
     Returns the same object. Never raises for bad content (the error goes to `game.error`).
     """
-    from . import AmbiguousMove, Position, RulesError
-
     game.replayed = True
     game.positions = []
     problem = _game_type_problem(game)
@@ -1120,8 +1116,6 @@ def _check_variation(game: PdnGame, start: Any, line: list[PdnMove]) -> None:
     """Play a variation from the position before the move it replaces (variations are not
     replayed into the main line). Fills `.move` / `.notation`; an illegal or ambiguous move
     is a warning, and the rest of that variation is kept as written."""
-    from . import AmbiguousMove, RulesError
-
     pos = start
     for mv in line:
         for var in mv.variations:
@@ -1162,8 +1156,6 @@ def _others_fail(
 ) -> bool:
     """Whether every other candidate fails to replay the rest of the game (plain replay,
     no further backtracking; used for the wording of the warning only)."""
-    from . import RulesError
-
     for j, cand in enumerate(cands):
         if j == k:
             continue
@@ -1310,8 +1302,6 @@ def write_game(game: PdnGame) -> str:
     game was replayed (as written otherwise), comments, NAGs, strength, variations; lines of
     at most 80 characters unless one comment word is longer; the result in the `2-0` form.
     """
-    from . import Position
-
     tags = dict(game.tags)
     result = game.result
     lines = []
