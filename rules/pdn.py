@@ -1230,7 +1230,11 @@ _OWN_TAGS = set(SEVEN_TAG_ROSTER) | {"GameType", "FEN", "SetUp"}
 _MAX_LINE = 80
 
 
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
 def _quote(value: str) -> str:
+    value = " ".join(str(value).splitlines())  # a tag pair stays on one line
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -1303,6 +1307,11 @@ def write_game(game: PdnGame) -> str:
     at most 80 characters unless one comment word is longer; the result in the `2-0` form.
     """
     tags = dict(game.tags)
+    for name in tags:
+        if not _TAG_NAME.fullmatch(str(name)):
+            raise ValueError(
+                f"tag name {name!r} is not a PDN name (a letter, then letters, digits, _)"
+            )
     result = game.result
     lines = []
     for name in SEVEN_TAG_ROSTER:

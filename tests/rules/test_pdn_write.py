@@ -246,3 +246,12 @@ def test_reader_never_crashes_on_mutated_real_pdn(text):
 @given(st.text(max_size=300))
 def test_reader_never_crashes_on_arbitrary_text(text):
     _check_outcome(read_games(text))
+
+
+def test_tag_values_stay_on_one_line_and_bad_tag_names_are_refused():
+    g = PdnGame.from_moves(["32-28"], tags={"Event": 'Open "A"\nround 2'})
+    out = write_game(g)
+    assert '[Event "Open \\"A\\" round 2"]' in out
+    assert read_games(out)[0].tags["Event"] == 'Open "A" round 2'
+    with pytest.raises(ValueError, match="tag name 'my tag' is not a PDN name"):
+        write_game(PdnGame.from_moves([], tags={"my tag": "x"}))
