@@ -40,6 +40,7 @@ __all__ = [
     "PdnGame",
     "PdnMove",
     "decode_pdn",
+    "format_clock",
     "normalize_result",
     "parse_clock",
     "parse_games",
@@ -259,19 +260,33 @@ class PdnGame:
         *,
         start_fen: str | None = None,
         tags: dict[str, str] | None = None,
+        clocks: Iterable[ClockReading | None] | None = None,
     ) -> PdnGame:
-        """A record of engine moves (e.g. a finished game) ready for `write_game`."""
+        """A record of engine moves (e.g. a finished game) ready for `write_game`.
+
+        `clocks`, if given, holds one `ClockReading` (or None) per move: the clocks after
+        that move, written as a `[%clock ...]` (or `[%clk ...]`) comment.
+        """
         start = Position.from_fen(start_fen) if start_fen else Position.start()
         game = cls(tags=dict(tags or {}))
         game.start_fen = start.fen()
         game.positions = [start]
         pos = start
-        for move in moves:
+        readings = list(clocks) if clocks is not None else []
+        for i, move in enumerate(moves):
             if isinstance(move, str):
                 move = pos.parse_move(move)
             text = pos.move_text(move)
             game.moves.append(
-                PdnMove(text=text, raw=text, line=0, column=0, move=move, notation=text)
+                PdnMove(
+                    text=text,
+                    raw=text,
+                    line=0,
+                    column=0,
+                    move=move,
+                    notation=text,
+                    clock=readings[i] if i < len(readings) else None,
+                )
             )
             pos = pos.play(move)
             game.positions.append(pos)
@@ -590,6 +605,33 @@ def _attach_commands(moves: list[PdnMove]) -> None:
             move.clock = parse_clock(move.commands)
         for var in move.variations:
             _attach_commands(var)
+
+
+def _format_time(ms: int) -> str:
+    ms = max(0, int(ms))
+    seconds, milli = divmod(ms, 1000)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    text = f"{hours}:{minutes:02d}:{secs:02d}"
+    if milli:
+        text += f".{milli:03d}".rstrip("0")
+    return text
+
+
+def format_clock(reading: ClockReading) -> str:
+    """The PDN comment command for a clock reading: `[%clock w0:05:00 B0:04:59]` when both
+    clocks are known (upper case: the clock that runs), else `[%clk 1:55:21]`."""
+    if reading.white_ms is not None or reading.black_ms is not None:
+        parts = []
+        for side, ms in (("w", reading.white_ms), ("b", reading.black_ms)):
+            if ms is None:
+                continue
+            running = reading.running == ("white" if side == "w" else "black")
+            parts.append(f"{side.upper() if running else side}{_format_time(ms)}")
+        return f"[%clock {' '.join(parts)}]"
+    if reading.mover_ms is not None:
+        return f"[%clk {_format_time(reading.mover_ms)}]"
+    return ""
 
 
 class _Line:
@@ -1270,6 +1312,9 @@ def _line_tokens(moves: list[PdnMove], start_ply: int, white_first: bool, base: 
         out.extend(f"${n}" for n in mv.nags)
         for c in mv.comments:
             out.extend(_comment_words(c))
+            need_number = True
+        if mv.clock is not None and not ({"clock", "clk"} & set(mv.commands)):
+            out.append("{" + format_clock(mv.clock) + "}")
             need_number = True
         for var in mv.variations:
             inner = _line_tokens(var, ply, white_first, base)

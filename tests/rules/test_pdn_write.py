@@ -255,3 +255,19 @@ def test_tag_values_stay_on_one_line_and_bad_tag_names_are_refused():
     assert read_games(out)[0].tags["Event"] == 'Open "A" round 2'
     with pytest.raises(ValueError, match="tag name 'my tag' is not a PDN name"):
         write_game(PdnGame.from_moves([], tags={"my tag": "x"}))
+
+
+def test_clock_readings_are_written_and_read_back():
+    from rules.pdn import ClockReading, format_clock
+
+    clocks = [
+        ClockReading(white_ms=299_500, black_ms=300_000, running="black"),
+        ClockReading(mover_ms=(1 * 3600 + 55 * 60 + 21) * 1000),
+    ]
+    assert format_clock(clocks[0]) == "[%clock w0:04:59.5 B0:05:00]"
+    assert format_clock(clocks[1]) == "[%clk 1:55:21]"
+    out = write_game(PdnGame.from_moves(["32-28", "19-23"], clocks=clocks))
+    assert "1. 32-28 {[%clock w0:04:59.5 B0:05:00]} 1... 19-23 {[%clk 1:55:21]} *" in out
+    again = read_games(out)[0]
+    assert [m.clock for m in again.moves] == clocks
+    assert write_game(again) == out  # the comment carries the clock: not written twice
