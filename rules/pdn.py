@@ -294,9 +294,15 @@ class PdnGame:
         return game
 
     @classmethod
-    def from_game(cls, game: Any, *, tags: dict[str, str] | None = None) -> PdnGame:
+    def from_game(
+        cls,
+        game: Any,
+        *,
+        tags: dict[str, str] | None = None,
+        clocks: Iterable[ClockReading | None] | None = None,
+    ) -> PdnGame:
         """A record of an engine `Game` (its start position and moves)."""
-        return cls.from_moves(game.moves, start_fen=game.start_fen, tags=tags)
+        return cls.from_moves(game.moves, start_fen=game.start_fen, tags=tags, clocks=clocks)
 
 
 # --------------------------------------------------------------------------- results
