@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from .history import EntryInfo
 from .swiss import pair_swiss
 from .types import PairingResult, PlayerState
 
@@ -71,6 +72,9 @@ class SwissSimulation:
     def states(self) -> list[PlayerState]:
         return [p.state() for p in self.players]
 
+    def entries(self) -> list[EntryInfo]:
+        return [EntryInfo(p.id, p.pairing_number, p.rating, p.active) for p in self.players]
+
     def prepare_round(self) -> None:
         for p in self.players:
             p.bye_requested = False
@@ -91,7 +95,7 @@ class SwissSimulation:
             seen.add(w.id)
             if board.black_id is None:
                 w.colours.append("-")
-                w.floats.append(None)
+                w.floats.append("down" if board.note.get("bye") == "pairing" else None)
                 if board.note.get("bye") == "pairing":
                     w.score += 2
                     w.had_bye = True
@@ -119,15 +123,15 @@ class SwissSimulation:
             x = self.rng.random()
             if x < expected * 0.8:
                 w.score += 2
-                result = "2-0"
+                outcome = "2-0"
             elif x < expected * 0.8 + 0.2:
                 w.score += 1
                 b.score += 1
-                result = "1-1"
+                outcome = "1-1"
             else:
                 b.score += 2
-                result = "0-2"
-            self.games.append((self.round, w.id, b.id, result))
+                outcome = "0-2"
+            self.games.append((self.round, w.id, b.id, outcome))
         for p in self.players:
             if p.id not in seen:
                 p.colours.append("-")

@@ -1,33 +1,46 @@
 """Swiss pairing by weighted matching inside score brackets.
 
-Absolute rules (never broken): two players meet at most once (a forfeited game does not
-count as a meeting); a player gets at most one pairing-allocated bye while someone else can
-take it; every active player is paired; requested byes and absences are honoured.
+Absolute rules (never broken), FIDE C.04.1 basic rules for Swiss systems:
+- b: two players meet at most once (a forfeited game does not count as a meeting: the
+  services leave it out of PlayerState.opponents);
+- c, d: with an odd number to pair, one pairing-allocated bye, never to a player who already
+  had one (or a forfeit win: the services set had_bye for it) while someone else can take it;
+- every active player is paired; requested byes and absences are honoured.
+If no pairing without a rematch exists, PairingError says so.
 
-Colour rules (see colours.py): colour difference within -2..+2 and never the same colour
-three times in a row. They are held whenever some pairing holds them; only when none exists
-does a second pass allow them to be broken, as few times as possible, and each exception is
-counted in `stats["colour_exceptions"]` and warned about.
+Colour rules (C.04.1 f, g; see colours.py): colour difference within -2..+2 and never the
+same colour three times in a row. They are held whenever some pairing holds them; only when
+none exists does a second pass allow them to be broken, each exception weighing more than
+every other criterion so that there are few; each is counted in
+`stats["colour_exceptions"]`, marked on the board and warned about.
+A second bye is avoided before a colour exception.
 
 Quality, in this order of weight (the edge weights of the matching):
-1. nearest scores: a pair with a score difference d costs (d^2 + d) units, so floats are as
-   few and as short as possible;
-2. colour preferences: a strong preference unmet costs three times a mild one;
+1. nearest scores (C.04.1 e): a pair with a score difference d costs (d^2 + d) units, so
+   floats are as few and as short as possible;
+2. colour preferences (C.04.1 h): a strong preference unmet costs three times a mild one;
 3. nobody floats the same way two rounds running;
 4. the Dutch order: in a bracket of 2k players, the i-th of the top half meets the i-th of
    the bottom half; floaters from above meet the top of the bracket; the lowest-ranked
    player of an odd bracket floats down.
 
 Method. Players are ranked by score, rating, pairing number (round 1: by rating, or by a
-drawn lot when `lot_seed` is given). The bye goes to the lowest-ranked player of the lowest
-score group who has not had one, provided the others can then all be paired. Brackets are
-paired top down; each bracket is paired by an exact maximum-weight matching (small brackets
-at once, large ones chunk by chunk along the top-half/bottom-half order, unmatched players
-carried into the next chunk). After each bracket, a completability test checks that the
-floaters and all lower players can still be paired completely; if not, the bracket is
-merged with the next score group and paired together. The last players (at most
-EXACT_ALL) are paired by one exact matching, so a legal pairing is always found when one
-exists.
+drawn lot when `lot_seed` is given; the lot also draws the initial colour). The bye goes to
+the lowest-ranked player of the lowest score group who has not had one, provided the others
+can then all be paired. Brackets are paired top down:
+- a bracket of at most SMALL_BRACKET players by one exact maximum-weight matching
+  (Edmonds' blossom algorithm, networkx);
+- a larger one chunk by chunk (CHUNK pairs of the top half against the same pairs of the
+  bottom half): the best transposition by the Hungarian algorithm, improved by exchanges
+  between pairs; when a chunk cannot be paired that way, the blossom algorithm on the chunk,
+  its unmatched players carried into the next chunk;
+- after each bracket a completability test (matching.can_pair_all, exact) checks that the
+  floaters and every lower player can still all be paired. If not, the bracket floats more
+  players down (its lowest one, two, then three pairs), and as a last resort it is merged
+  with the next score group and paired together;
+- the last EXACT_ALL players are paired by one exact matching.
+Since every step keeps the remaining players completable, a legal pairing is always found
+when one exists: never a greedy pass that can dead-end.
 """
 
 from __future__ import annotations
@@ -74,9 +87,7 @@ class _W:
         self.ci = ColourInfo(p)
         self.met = frozenset(p.opponents)
         self.rank = rank
-        self.last_float = next((f for f in reversed(p.floats) if f is not None), None)
-        if p.floats and p.floats[-1] is None:
-            self.last_float = None
+        self.last_float = p.floats[-1] if p.floats else None
         cw, cb = self.ci.can_white, self.ci.can_black
         self.kind = 0 if cw and cb else 1 if cw else 2 if cb else 3
 
@@ -372,10 +383,23 @@ def _pair_all(pairer: _Pairer, work: list[_W], warnings: list[str], allow_second
                     return None
             pairs.extend(got)
             return pairs, bye, merges
+        accepted = None
         if pairer.completable(floaters + rest):
-            pairs.extend(got)
-            carry, merged = floaters, False
+            accepted = got, floaters
         else:
+            # Float more players down: dissolve the lowest pairs of the bracket, one, two,
+            # then three, until the players below can be paired.
+            by_rank = sorted(got, key=lambda pq: max(pq[0].rank, pq[1].rank))
+            for k in range(1, min(3, len(by_rank)) + 1):
+                extra = [w for pq in by_rank[-k:] for w in pq]
+                if pairer.completable(floaters + extra + rest):
+                    accepted = by_rank[:-k], sorted(floaters + extra, key=lambda w: w.rank)
+                    break
+        if accepted is not None:
+            pairs.extend(accepted[0])
+            carry, merged = accepted[1], False
+        else:
+            # Last resort: pair this bracket together with the next score group.
             carry, merged = sorted(carry + residents, key=lambda w: w.rank), True
             merges += 1
     return pairs, bye, merges
