@@ -321,12 +321,12 @@ def pair_swiss(
             "without a rematch (every possible pairing repeats a game)"
         )
     pairs, bye, merges = outcome
+    boards, stats = _make_boards(pairer, pairs, bye, requested, initial)
     if not strict:
         warnings.append(
-            "no pairing holds every colour rule: colour exceptions were unavoidable and kept "
-            "as few as possible"
+            "no pairing holds every colour rule: colour exceptions were unavoidable "
+            f"({stats['colour_exceptions']} player(s), see the boards marked colour_exception)"
         )
-    boards, stats = _make_boards(pairer, pairs, bye, requested, initial)
     stats.update(
         {
             "mode": "strict" if strict else "colour exceptions allowed",
