@@ -497,14 +497,16 @@ def _make_boards(pairer: _Pairer, pairs, bye, requested, initial: str):
             note["colour_exception"] = True
         boards.append(Board(number, white.id, black.id, note))
     if bye is not None:
+        side = _side(bye, None, None)
+        side["float"] = "down"  # as in the Dutch system, a pairing-allocated bye is a downfloat
         note = {
-            "white": _side(bye, None, None),
+            "white": side,
             "black": None,
             "bye": "pairing",
             "reason": (
                 f"Bye: no. {bye.p.pairing_number} ({bye.score}) is the lowest-ranked player of "
                 "the lowest score group who has not had a bye and whose bye leaves the others "
-                "pairable."
+                "pairable (a bye counts as a downfloat)."
             ),
         }
         boards.append(Board(len(boards) + 1, bye.id, None, note))
