@@ -16,6 +16,8 @@
    cross-validated by its authors to give bbpPairings' pairings on FIDE's A.7 test), when it
    is installed (`pip install caissify-pairings`, the `bench` extra); it is too slow to run
    beyond 100 players.
+   Then the agreement with the Dutch engine: every round of 8 nine-round events of 20
+   players, each state paired by both: the share of identical boards and quality totals.
 2. Our engine alone at 500 and 1,000 players, and every round of an 11-round 1,000-player
    event.
 3. Standings of 1,000 players after 11 rounds with every tie-break.
@@ -83,12 +85,12 @@ def evaluate(states: list[PlayerState], boards: list[tuple[int, int | None]]) ->
     }
 
 
-def ours(states: list[PlayerState]) -> list[tuple[int, int | None]]:
-    result = pair_swiss(states, ROUNDS_BEFORE + 1)
+def ours(states: list[PlayerState], round_number: int = ROUNDS_BEFORE + 1):
+    result = pair_swiss(states, round_number)
     return [(b.white_id, b.black_id) for b in result.boards]
 
 
-def peer(states: list[PlayerState]) -> list[tuple[int, int | None]]:
+def peer(states: list[PlayerState], round_number: int = ROUNDS_BEFORE + 1):
     """caissify-pairings' Dutch engine on the same state (chess scoring: our points / 2)."""
     to_pair = [s for s in states if s.active and not s.bye_requested]
     players = [
@@ -109,7 +111,7 @@ def peer(states: list[PlayerState]) -> list[tuple[int, int | None]]:
         system="dutch",
         players=players,
         previous_pairings=previous,
-        round_number=ROUNDS_BEFORE + 1,
+        round_number=round_number,
         total_rounds=TOTAL_ROUNDS,
     )
     return [(row["white_id"], row["black_id"]) for row in out]
@@ -124,6 +126,34 @@ def timed(fn, *args, repeats: int = 1):
         value = fn(*args)
         best = min(best, time.perf_counter() - started)
     return value, best
+
+
+def agreement(events: int = 8, n: int = 20) -> str:
+    """Every round of `events` 9-round events of n players, each state paired by both
+    engines: how many boards are the same pairs, and the quality totals of each."""
+    same = total = 0
+    q_ours = {"floats": 0, "exceptions": 0, "unmet": 0}
+    q_peer = dict(q_ours)
+    for seed in range(events):
+        sim = SwissSimulation(n, seed)
+        for rnd in range(1, TOTAL_ROUNDS + 1):
+            sim.prepare_round()
+            states = sim.states()
+            result = pair_swiss(states, rnd)
+            mine = [(b.white_id, b.black_id) for b in result.boards]
+            theirs = peer(states, rnd)
+            same += len({frozenset(b) for b in mine} & {frozenset(b) for b in theirs})
+            total += len(mine)
+            for q, boards in ((q_ours, mine), (q_peer, theirs)):
+                e = evaluate(states, boards)
+                for k in q:
+                    q[k] += e[k]
+            sim.play(result)
+    return (
+        f"{events} events x {TOTAL_ROUNDS} rounds of {n} players: {same} of {total} boards "
+        f"({100 * same / total:.0f}%) the same pairs as the Dutch engine; totals ours {q_ours}, "
+        f"Dutch {q_peer}"
+    )
 
 
 def row(label: str, n: int, seconds: float, q: dict, extra: str = "") -> str:
@@ -154,6 +184,8 @@ def main() -> None:
         boards, t_peer = timed(peer, states)
         ratio = f"ours {t_peer / t_ours:.0f}x faster"
         print(row("caissify (Dutch)", n, t_peer, evaluate(states, boards), ratio))
+    if generate_pairings is not None and not args.quick:
+        print(agreement())
     for n in own_sizes:
         states = event_state(n)
         boards, t_ours = timed(ours, states, repeats=REPEATS)
