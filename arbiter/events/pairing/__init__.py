@@ -1,5 +1,13 @@
-"""Pairing algorithms, pure Python (no Django): round robin by the Berger tables, Swiss by
-weighted matching inside score brackets, and a checker for hand-made pairings.
+"""Pairing algorithms, pure Python (no Django): round robin by the Berger tables
+(berger.py), Swiss by weighted matching inside score brackets (swiss.py, with the colour
+rules in colours.py and the matching helpers in matching.py), a checker for hand-made
+pairings (check.py), the players' states derived from game records (history.py), and a
+simulated event for tests and benchmarks (simulate.py).
+
+PairingResult.stats (Swiss): boards, floats (pairs with unequal scores), colour_exceptions
+(players given a colour against the hard rules), preferences_unmet, mode ("strict" or
+"colour exceptions allowed"), merged_brackets, players, seconds. Round robin: floats 0,
+colour_exceptions 0, system "round_robin".
 
 Board.note, for every board:
     {"white": {"score", "group", "float": "up"|"down"|None, "colour_preference": "W"|"B"|None,
