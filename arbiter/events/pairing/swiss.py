@@ -73,6 +73,7 @@ BASE = 10**16
 EXACT_ALL = 24  # when this few players remain, pair them all by one exact matching
 SMALL_BRACKET = 24  # brackets up to this size are matched at once
 CHUNK = 8  # pairs per chunk in large brackets
+WINDOW = 12  # pairs apart that may still exchange partners across chunks
 
 
 class _W:
@@ -246,7 +247,34 @@ class _Pairer:
                     continue
             got, carry = exact_matching(carry + s1 + s2, weight)
             pairs.extend(got)
+        if len(players) > 2 * CHUNK:
+            self.exchange_across_chunks(pairs, weight)
         return pairs, carry
+
+    def exchange_across_chunks(self, pairs: list[tuple[_W, _W]], weight) -> None:
+        """A chunk can only balance colours inside itself: let each pair with an unmet
+        colour preference exchange partners with the pairs up to WINDOW places away, in
+        other chunks too, whenever the exchange gains (in place)."""
+        value = [weight(a, b) for a, b in pairs]
+        for _ in range(3):
+            improved = False
+            for i in range(len(pairs)):
+                cost = self.pair_cost(*pairs[i])
+                if cost is None or cost[0] < P_MILD:
+                    continue  # both preferences met: nothing to gain here
+                for j in range(max(0, i - WINDOW), min(len(pairs), i + WINDOW + 1)):
+                    if j == i:
+                        continue
+                    (a, b), (c, d) = pairs[i], pairs[j]
+                    for x, y in (((a, c), (b, d)), ((a, d), (b, c))):
+                        wx, wy = weight(*x), weight(*y)
+                        if wx is not None and wy is not None and wx + wy > value[i] + value[j]:
+                            pairs[i], pairs[j] = x, y
+                            value[i], value[j] = wx, wy
+                            (a, b), (c, d) = x, y
+                            improved = True
+            if not improved:
+                break
 
     @staticmethod
     def transpose_and_exchange(s1: list[_W], s2: list[_W], weight):
