@@ -31,6 +31,7 @@ def player_dict(p) -> dict | None:
         "rating": p.rating,
         "title": p.title,
         "fmjd_id": p.fmjd_id,
+        "club": p.club,
     }
 
 
