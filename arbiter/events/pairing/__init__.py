@@ -12,15 +12,18 @@ Board.note, for every board:
 
 from .berger import berger_rounds, pair_round_robin
 from .check import check_pairing
+from .history import EntryInfo, build_states
 from .swiss import pair_swiss
 from .types import Board, PairingError, PairingResult, PlayerState
 
 __all__ = [
     "Board",
+    "EntryInfo",
     "PairingError",
     "PairingResult",
     "PlayerState",
     "berger_rounds",
+    "build_states",
     "check_pairing",
     "pair_round_robin",
     "pair_swiss",

@@ -1,33 +1,46 @@
 """Swiss pairing by weighted matching inside score brackets.
 
-Absolute rules (never broken): two players meet at most once (a forfeited game does not
-count as a meeting); a player gets at most one pairing-allocated bye while someone else can
-take it; every active player is paired; requested byes and absences are honoured.
+Absolute rules (never broken), FIDE C.04.1 basic rules for Swiss systems:
+- b: two players meet at most once (a forfeited game does not count as a meeting: the
+  services leave it out of PlayerState.opponents);
+- c, d: with an odd number to pair, one pairing-allocated bye, never to a player who already
+  had one (or a forfeit win: the services set had_bye for it) while someone else can take it;
+- every active player is paired; requested byes and absences are honoured.
+If no pairing without a rematch exists, PairingError says so.
 
-Colour rules (see colours.py): colour difference within -2..+2 and never the same colour
-three times in a row. They are held whenever some pairing holds them; only when none exists
-does a second pass allow them to be broken, as few times as possible, and each exception is
-counted in `stats["colour_exceptions"]` and warned about.
+Colour rules (C.04.1 f, g; see colours.py): colour difference within -2..+2 and never the
+same colour three times in a row. They are held whenever some pairing holds them; only when
+none exists does a second pass allow them to be broken, each exception weighing more than
+every other criterion so that there are few; each is counted in
+`stats["colour_exceptions"]`, marked on the board and warned about.
+A second bye is avoided before a colour exception.
 
 Quality, in this order of weight (the edge weights of the matching):
-1. nearest scores: a pair with a score difference d costs (d^2 + d) units, so floats are as
-   few and as short as possible;
-2. colour preferences: a strong preference unmet costs three times a mild one;
+1. nearest scores (C.04.1 e): a pair with a score difference d costs (d^2 + d) units, so
+   floats are as few and as short as possible;
+2. colour preferences (C.04.1 h): a strong preference unmet costs three times a mild one;
 3. nobody floats the same way two rounds running;
 4. the Dutch order: in a bracket of 2k players, the i-th of the top half meets the i-th of
    the bottom half; floaters from above meet the top of the bracket; the lowest-ranked
    player of an odd bracket floats down.
 
 Method. Players are ranked by score, rating, pairing number (round 1: by rating, or by a
-drawn lot when `lot_seed` is given). The bye goes to the lowest-ranked player of the lowest
-score group who has not had one, provided the others can then all be paired. Brackets are
-paired top down; each bracket is paired by an exact maximum-weight matching (small brackets
-at once, large ones chunk by chunk along the top-half/bottom-half order, unmatched players
-carried into the next chunk). After each bracket, a completability test checks that the
-floaters and all lower players can still be paired completely; if not, the bracket is
-merged with the next score group and paired together. The last players (at most
-EXACT_ALL) are paired by one exact matching, so a legal pairing is always found when one
-exists.
+drawn lot when `lot_seed` is given; the lot also draws the initial colour). The bye goes to
+the lowest-ranked player of the lowest score group who has not had one, provided the others
+can then all be paired. Brackets are paired top down:
+- a bracket of at most SMALL_BRACKET players by one exact maximum-weight matching
+  (Edmonds' blossom algorithm, networkx);
+- a larger one chunk by chunk (CHUNK pairs of the top half against the same pairs of the
+  bottom half): the best transposition by the Hungarian algorithm, improved by exchanges
+  between pairs; when a chunk cannot be paired that way, the blossom algorithm on the chunk,
+  its unmatched players carried into the next chunk;
+- after each bracket a completability test (matching.can_pair_all, exact) checks that the
+  floaters and every lower player can still all be paired. If not, the bracket floats more
+  players down (its lowest one, two, then three pairs), and as a last resort it is merged
+  with the next score group and paired together;
+- the last EXACT_ALL players are paired by one exact matching.
+Since every step keeps the remaining players completable, a legal pairing is always found
+when one exists: never a greedy pass that can dead-end.
 """
 
 from __future__ import annotations
@@ -45,7 +58,7 @@ from .colours import (
     allocate,
     breaks_rules,
 )
-from .matching import can_pair_all, exact_matching
+from .matching import can_pair_all, exact_matching, min_cost_assignment
 from .types import Board, PairingError, PairingResult, PlayerState
 
 P_EXCEPTION = 10**13
@@ -74,9 +87,7 @@ class _W:
         self.ci = ColourInfo(p)
         self.met = frozenset(p.opponents)
         self.rank = rank
-        self.last_float = next((f for f in reversed(p.floats) if f is not None), None)
-        if p.floats and p.floats[-1] is None:
-            self.last_float = None
+        self.last_float = p.floats[-1] if p.floats else None
         cw, cb = self.ci.can_white, self.ci.can_black
         self.kind = 0 if cw and cb else 1 if cw else 2 if cb else 3
 
@@ -229,9 +240,45 @@ class _Pairer:
                 if all(c is not None and c[0] == 0 for c in ideal):
                     pairs.extend(zip(s1, s2, strict=True))
                     continue
+                got = self.transpose_and_exchange(s1, s2, weight)
+                if got is not None:
+                    pairs.extend(got)
+                    continue
             got, carry = exact_matching(carry + s1 + s2, weight)
             pairs.extend(got)
         return pairs, carry
+
+    @staticmethod
+    def transpose_and_exchange(s1: list[_W], s2: list[_W], weight):
+        """The best assignment of top-half to bottom-half players (transpositions, by the
+        Hungarian algorithm), then exchanges between pairs while they gain: (a-b, c-d) becomes
+        (a-c, b-d) or (a-d, b-c). None when no assignment avoids forbidden pairs."""
+        cost = []
+        for a in s1:
+            row = []
+            for b in s2:
+                w = weight(a, b)
+                row.append(None if w is None else -w)
+            cost.append(row)
+        columns = min_cost_assignment(cost)
+        if columns is None:
+            return None
+        pairs = [(s1[i], s2[j]) for i, j in enumerate(columns)]
+        value = [weight(a, b) for a, b in pairs]
+        improved = True
+        while improved:
+            improved = False
+            for i in range(len(pairs)):
+                for j in range(i + 1, len(pairs)):
+                    (a, b), (c, d) = pairs[i], pairs[j]
+                    for x, y in (((a, c), (b, d)), ((a, d), (b, c))):
+                        wx, wy = weight(*x), weight(*y)
+                        if wx is not None and wy is not None and wx + wy > value[i] + value[j]:
+                            pairs[i], pairs[j] = x, y
+                            value[i], value[j] = wx, wy
+                            (a, b), (c, d) = x, y
+                            improved = True
+        return pairs
 
 
 def _rank_players(players: list[PlayerState], round_number: int, lot_seed: str | None):
@@ -260,10 +307,12 @@ def pair_swiss(
     if lot_seed:
         initial = random.Random(f"{lot_seed}/colour").choice((WHITE, BLACK))
 
+    # A second bye is worse than a colour exception: try, in order, strict colours without a
+    # second bye, colour exceptions without a second bye, then the same allowing one.
     outcome = None
-    for strict in (True, False):
+    for allow_second, strict in ((False, True), (False, False), (True, True), (True, False)):
         pairer = _Pairer(strict)
-        outcome = _pair_all(pairer, work, warnings)
+        outcome = _pair_all(pairer, work, warnings, allow_second)
         if outcome is not None:
             break
     if outcome is None:
@@ -289,12 +338,12 @@ def pair_swiss(
     return PairingResult(boards=boards, warnings=warnings, stats=stats)
 
 
-def _pair_all(pairer: _Pairer, work: list[_W], warnings: list[str]):
+def _pair_all(pairer: _Pairer, work: list[_W], warnings: list[str], allow_second: bool):
     """(pairs, bye player or None, merges), or None when no pairing exists in this mode."""
     bye = None
     players = work
     if len(work) % 2:
-        bye = _choose_bye(pairer, work, warnings)
+        bye = _choose_bye(pairer, work, warnings, allow_second)
         if bye is None:
             return None
         players = [w for w in work if w is not bye]
@@ -334,30 +383,44 @@ def _pair_all(pairer: _Pairer, work: list[_W], warnings: list[str]):
                     return None
             pairs.extend(got)
             return pairs, bye, merges
+        accepted = None
         if pairer.completable(floaters + rest):
-            pairs.extend(got)
-            carry, merged = floaters, False
+            accepted = got, floaters
         else:
+            # Float more players down: dissolve the lowest pairs of the bracket, one, two,
+            # then three, until the players below can be paired.
+            by_rank = sorted(got, key=lambda pq: max(pq[0].rank, pq[1].rank))
+            for k in range(1, min(3, len(by_rank)) + 1):
+                extra = [w for pq in by_rank[-k:] for w in pq]
+                if pairer.completable(floaters + extra + rest):
+                    accepted = by_rank[:-k], sorted(floaters + extra, key=lambda w: w.rank)
+                    break
+        if accepted is not None:
+            pairs.extend(accepted[0])
+            carry, merged = accepted[1], False
+        else:
+            # Last resort: pair this bracket together with the next score group.
             carry, merged = sorted(carry + residents, key=lambda w: w.rank), True
             merges += 1
     return pairs, bye, merges
 
 
-def _choose_bye(pairer: _Pairer, work: list[_W], warnings: list[str]) -> _W | None:
+def _choose_bye(
+    pairer: _Pairer, work: list[_W], warnings: list[str], allow_second: bool
+) -> _W | None:
     """The lowest-ranked player of the lowest score group without a bye, such that the
-    others can all be paired; if everyone had one, the lowest-ranked possible (warned)."""
+    others can all be paired; with `allow_second`, the lowest-ranked possible (warned)."""
     candidates = sorted(work, key=lambda w: (w.score, -w.rank))
-    for allow_second in (False, True):
-        for w in candidates:
-            if w.p.had_bye and not allow_second:
-                continue
-            if pairer.completable([x for x in work if x is not w]):
-                if allow_second:
-                    warnings.append(
-                        f"no. {w.p.pairing_number} gets a second bye: no player without a bye "
-                        "could take it and leave the others pairable"
-                    )
-                return w
+    for w in candidates:
+        if w.p.had_bye and not allow_second:
+            continue
+        if pairer.completable([x for x in work if x is not w]):
+            if w.p.had_bye:
+                warnings.append(
+                    f"no. {w.p.pairing_number} gets a second bye: no player without a bye "
+                    "could take it and leave the others pairable"
+                )
+            return w
     return None
 
 
@@ -407,7 +470,10 @@ def _make_boards(pairer: _Pairer, pairs, bye, requested, initial: str):
             # No history: the initial colour (white, or drawn by lot) on odd boards.
             hi_white = (initial == WHITE) == (number % 2 == 1)
         white, black = (hi, lo) if hi_white else (lo, hi)
-        exc = len(breaks_rules(white.p.colours, WHITE)) + len(breaks_rules(black.p.colours, BLACK))
+        # Colour exceptions count players whose colour breaks a hard rule (one or both).
+        exc = bool(breaks_rules(white.p.colours, WHITE)) + bool(
+            breaks_rules(black.p.colours, BLACK)
+        )
         exceptions += exc
         note = {"white": _side(white, WHITE, black), "black": _side(black, BLACK, white)}
         unmet += (not note["white"]["preference_met"]) + (not note["black"]["preference_met"])
