@@ -208,3 +208,19 @@ def test_no_requested_byes_in_a_round_robin(org):
     event = make_event(org, system="round_robin", n_players=4)
     with pytest.raises(Conflict, match="round robin"):
         services.request_bye(event.entries.first(), 1, by=org)
+
+
+def test_a_round_robin_has_as_many_rounds_as_its_berger_table_before_the_start(org):
+    event = make_event(org, system="round_robin", n_players=5)
+    event.refresh_from_db()
+    assert event.rounds == 5  # odd: each player is free once
+    services.add_entry(event, _player(org, "Sixth"), by=org)
+    event.refresh_from_db()
+    assert event.rounds == 5
+    services.withdraw_entry(event.entries.first(), by=org)
+    services.withdraw_entry(event.entries.first(), by=org)
+    event.refresh_from_db()
+    assert event.rounds == 3
+    services.update_event(event, by=org, system="double_round_robin")
+    event.refresh_from_db()
+    assert event.rounds == 6

@@ -9,12 +9,21 @@ from arbiter.errors import Conflict, Invalid
 from arbiter.events import permissions
 from arbiter.events.models import Entry, Event, Player, Round
 from arbiter.events.services.audit import log
+from arbiter.events.services.events import sync_round_robin_rounds
 
 S = Event.System
 
 
 def _last_paired(event: Event) -> int:
     return event.round_set.aggregate(n=Max("number"))["n"] or 0
+
+
+def _sync_rounds(event: Event) -> None:
+    """Keep a round robin's number of rounds in step with its entries (before round 1)."""
+    before = event.rounds
+    sync_round_robin_rounds(event, event.entries.count())
+    if event.rounds != before:
+        event.save(update_fields=["rounds"])
 
 
 def _lock_event(event: Event) -> Event:
@@ -42,6 +51,7 @@ def add_entry(event: Event, player: Player, *, by) -> Entry:
             raise Conflict(f"{player} is already entered in '{event}'")
         number = (event.entries.aggregate(n=Max("pairing_number"))["n"] or 0) + 1
         entry = Entry.objects.create(event=event, player=player, pairing_number=number)
+        _sync_rounds(event)
         log(
             event,
             by=by,
@@ -82,6 +92,7 @@ def withdraw_entry(entry: Entry, *, by, reason: str = "") -> Entry | None:
                 reason=reason,
             )
             entry.delete()
+            _sync_rounds(event)
             return None
         entry.status = Entry.Status.WITHDRAWN
         entry.withdrawn_after_round = paired

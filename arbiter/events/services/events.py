@@ -183,6 +183,8 @@ def update_event(event: Event, *, by, reason: str = "", **fields) -> Event:
         old = {f: _jsonable(getattr(event, f)) for f in changed}
         for f, v in changed.items():
             setattr(event, f, v)
+        if not paired:
+            sync_round_robin_rounds(event, event.entries.count())
         _check_consistency(event)
         if changed.get("status") == Event.Status.RUNNING:
             _start(event)
@@ -275,10 +277,15 @@ def _start(event: Event) -> None:
     else:
         entries.sort(key=lambda e: e.pairing_number)
     renumber(entries)
-    if event.system != S.SWISS and entries:
-        cycle = len(berger_rounds(len(entries)))
-        event.rounds = cycle * (2 if event.system == S.DOUBLE_ROUND_ROBIN else 1)
+    sync_round_robin_rounds(event, len(entries))
     event.status = Event.Status.RUNNING
+
+
+def sync_round_robin_rounds(event: Event, players: int) -> None:
+    """A round robin has as many rounds as its Berger table (twice for a double one)."""
+    if event.system != S.SWISS and players >= 2:
+        cycle = len(berger_rounds(players))
+        event.rounds = cycle * (2 if event.system == S.DOUBLE_ROUND_ROBIN else 1)
 
 
 def renumber(entries: list[Entry]) -> None:
