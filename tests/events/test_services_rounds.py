@@ -3,6 +3,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events import services
+from arbiter.events.history import event_games, player_states
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.pairing import berger_rounds
 from arbiter.games.models import Game
@@ -224,3 +225,25 @@ def test_unpair_the_last_round_to_pair_it_again(org):
     services.unpair_round(round2, by=org, reason="late entry")
     assert list(event.round_set.values_list("number", flat=True)) == [1]
     assert services.pair_next_round(event, by=org).number == 2
+
+
+def test_player_states_take_scores_from_the_events_scoring_and_floats_from_the_notes(org):
+    event = make_event(org, n_players=5, points_win=3, points_bye=1)
+    round1 = play_round(event, org, lambda g: R.WHITE_WINS)
+    round2 = play_round(event, org, lambda g: R.DRAW)
+    entries = list(event.entries.select_related("player"))
+    states = {s.id: s for s in player_states(event, entries, event_games(event), 3)}
+    bye1 = round1.games.get(black__isnull=True).white_id
+    winners = set(round1.games.exclude(black__isnull=True).values_list("white", flat=True))
+    for pid, s in states.items():
+        first = 1 if pid == bye1 else (3 if pid in winners else 0)
+        assert s.score == first + 1  # round 2: a draw or the bye, 1 point either way
+        assert s.had_bye == (
+            pid == bye1 or round2.games.filter(white_id=pid, black__isnull=True).exists()
+        )
+        assert len(s.colours) == len(s.floats) == 2
+    for g in round2.games.all():
+        for side, pid in (("white", g.white_id), ("black", g.black_id)):
+            if pid is not None and g.pairing_note.get(side):
+                assert states[pid].floats[1] == g.pairing_note[side]["float"]
+    assert any(s.floats[1] for s in states.values())  # 3 winners, a bye: someone floated
