@@ -158,3 +158,24 @@ def test_only_the_organizer_assigns_arbiters(org):
     with pytest.raises(Forbidden):
         services.set_arbiters(event, [arbiter, make_user("friend")], by=arbiter)
     assert event.arbiters.count() == 1
+
+
+def test_reopening_a_finished_event_keeps_its_pairing_numbers(org):
+    event = make_event(org, n_players=4)
+    play_round(event, org)
+    late = services.create_player(by=org, surname="Late", rating=2900)
+    services.add_entry(event, late, by=org)  # no. 5, though the highest rated
+    numbers = list(event.entries.order_by("pairing_number").values_list("player_id", flat=True))
+    services.update_event(event, by=org, status="finished")
+    services.update_event(event, by=org, status="running")
+    assert (
+        list(event.entries.order_by("pairing_number").values_list("player_id", flat=True))
+        == numbers
+    )
+
+
+def test_setting_status_running_before_round_one_gives_the_numbers(org):
+    event = make_event(org, n_players=3, ratings=[1500, 2000, 1800])
+    services.update_event(event, by=org, status="running")
+    ratings = [e.player.rating for e in event.entries.order_by("pairing_number")]
+    assert ratings == [2000, 1800, 1500]

@@ -186,8 +186,8 @@ def update_event(event: Event, *, by, reason: str = "", **fields) -> Event:
         if not paired:
             sync_round_robin_rounds(event, event.entries.count())
         _check_consistency(event)
-        if changed.get("status") == Event.Status.RUNNING:
-            _start(event)
+        if changed.get("status") == Event.Status.RUNNING and not paired:
+            _start(event)  # numbers are given once, before round 1
         event.save()
         if changed:
             log(
