@@ -203,3 +203,19 @@ def test_entries_import_withdraw_and_bye_through_the_api(client, org):
     )
     assert r.status_code == 204
     assert len(client.get(f"/api/events/{event.pk}/entries").json()) == 2
+
+
+def test_patch_event_and_read_its_audit_trail(client, org):
+    event = make_event(org)
+    auth = bearer(org)
+    r = client.patch(
+        f"/api/events/{event.pk}",
+        {"rounds": 9, "published": True, "reason": "two more rounds"},
+        content_type="application/json",
+        **auth,
+    )
+    assert r.status_code == 200 and r.json()["rounds"] == 9 and r.json()["published"]
+    trail = client.get(f"/api/events/{event.pk}/audit", **auth).json()
+    assert trail[0]["action"] == "event.update" and trail[0]["reason"] == "two more rounds"
+    assert trail[0]["old"] == {"published": False, "rounds": 5}
+    assert client.get(f"/api/events/{event.pk}/audit", **bearer(make_user("x"))).status_code == 403
