@@ -229,16 +229,18 @@ def compute_standings(
     def solkoff(pid, cut_low, cut_high):
         vals, lines = opponent_values(pid)
         total = sum(vals)
-        if cut_low and len(vals) >= (3 if cut_high else 2):
+        # The lowest is cut from 2 rounds on, the highest (median) from 3 rounds on, so that
+        # Solkoff >= truncated >= median always holds.
+        if cut_low and len(vals) >= 2:
             lo = min(vals)
             total -= lo
             lines.append(f"minus the lowest, {lo}")
-            if cut_high:
-                hi = max(vals)
-                total -= hi
-                lines.append(f"minus the highest, {hi}")
-        elif cut_low:
-            lines.append(f"too few rounds ({len(vals)}) to cut any")
+        if cut_high and len(vals) >= 3:
+            hi = max(vals)
+            total -= hi
+            lines.append(f"minus the highest, {hi}")
+        if cut_low and len(vals) < (3 if cut_high else 2):
+            lines.append(f"only {len(vals)} round(s): fewer cut")
         lines.append(f"= {total}")
         return total, lines
 

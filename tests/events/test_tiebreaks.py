@@ -227,3 +227,40 @@ def test_custom_scoring_changes_points_and_values():
     # A bye worth a draw (1) instead of a win: 1 has 6, not 7.
     rows = compute_standings(PLAYERS, GAMES, tiebreaks=[], scoring=Scoring(bye=1))
     assert {r.player_id: r.points for r in rows}[1] == 6
+
+
+# -- properties over simulated events ------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from arbiter.events.pairing.simulate import SwissSimulation  # noqa: E402
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    n=st.integers(min_value=5, max_value=30),
+    seed=st.integers(min_value=0, max_value=10**6),
+    rounds=st.integers(min_value=1, max_value=9),
+)
+def test_standings_properties_over_random_events(n, seed, rounds):
+    sim = SwissSimulation(n, seed, forfeit_rate=0.05, withdraw_rate=0.02, bye_request_rate=0.03)
+    sim.run(rounds)
+    players = [PlayerInfo(p.id, p.pairing_number, p.rating) for p in sim.players]
+    games = [GameRecord(*g) for g in sim.games]
+    codes = list(TIEBREAKS)
+    rows = compute_standings(players, games, tiebreaks=codes)
+    # The same points as the simulation counted, in a ranking by points then tie-breaks.
+    assert {r.player_id: r.points for r in rows} == {p.id: p.score for p in sim.players}
+    assert [r.rank for r in rows] == list(range(1, n + 1))
+    keys = [[r.points] + [r.values[c] for c in codes] for r in rows]
+    assert keys == sorted(keys, reverse=True)
+    for r in rows:
+        assert r.values["solkoff"] >= r.values["solkoff_cut1"] >= r.values["solkoff_median"]
+        first, _, last = r.shared_rank.partition("-")
+        shared = [x for x in rows if x.shared_rank == r.shared_rank]
+        assert len(shared) == (int(last) - int(first) + 1 if last else 1)
+        assert all(x.values == r.values and x.points == r.points for x in shared)
+    # The order of the game records does not matter.
+    again = compute_standings(players, list(reversed(games)), tiebreaks=codes)
+    assert [(r.player_id, r.values) for r in again] == [(r.player_id, r.values) for r in rows]

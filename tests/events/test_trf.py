@@ -136,3 +136,33 @@ def test_withdrawn_player_rounds_are_zero_point_absences():
     text = write_trf(EVENT, TRF_PLAYERS, games, Scoring())
     line = [x for x in text.split("\r\n") if x.startswith("001    3")][0]
     assert col(line, 142, 149) == "0000 - Z"
+
+
+def test_an_independent_trf_parser_reads_the_same_results():
+    """Cross-check with another program's TRF16 parser, when installed (the bench extra)."""
+    import pytest
+
+    trf = pytest.importorskip("caissify_pairings.trf")
+    from arbiter.events.pairing.simulate import SwissSimulation
+    from arbiter.events.tiebreaks import GameRecord
+
+    sim = SwissSimulation(15, 4, forfeit_rate=0.1, withdraw_rate=0.05)
+    sim.run(5)
+    players = [TrfPlayer(p.id, p.pairing_number, f"Player {p.id}", p.rating) for p in sim.players]
+    games = [GameRecord(*g) for g in sim.games]
+    parsed = trf.parse_trf(write_trf(TrfEvent("Sim", rounds=5), players, games, Scoring()))
+    by_number = {p["starting_number"]: p for p in parsed["players"]}
+    for p in sim.players:
+        # Points in the event's scoring (2/1/0), as the 162 record says.
+        assert by_number[p.pairing_number]["score"] == p.score
+    number = {p.id: p.pairing_number for p in sim.players}
+    for rnd, white, black, result in sim.games:
+        got = by_number[number[white]]["results"][rnd]
+        if black is None:
+            assert got["result"] == "U"
+        else:
+            assert got["opponent"] == number[black] and got["color"] == "w"
+            assert (
+                got["result"]
+                == {"2-0": "1", "1-1": "=", "0-2": "0", "+/-": "+", "-/+": "-"}[result]
+            )

@@ -52,78 +52,89 @@ def can_pair_all(
     `kind` classifies each node for the greedy order: 1 = can only take white, 2 = can only
     take black, 0 = either (two nodes of the same kind 1 or 2 are never legal together),
     3 = neither (never legal with anyone under the strict rules).
+
+    Greedy first (most constrained players first), then augmenting paths from each player
+    left over (a breadth-first search that does not shrink blossoms: whatever it finds is a
+    real augmenting path, but it may miss one), then, only if that fails, the exact blossom
+    algorithm: so the answer is always exact.
     """
     n = len(nodes)
     if n % 2:
         return False
     if n == 0:
         return True
-    lists: dict[int, list[T]] = {0: [], 1: [], 2: [], 3: []}
-    for p in nodes:
-        lists[kind(p)].append(p)
+    lists: dict[int, list[int]] = {0: [], 1: [], 2: [], 3: []}
+    for i, p in enumerate(nodes):
+        lists[kind(p)].append(i)
     if lists[3] or len(lists[1]) > n // 2 or len(lists[2]) > n // 2:
         return False
-    mate: dict[int, T] = {}
+    mate = [-1] * n
     pointers = {0: 0, 1: 0, 2: 0}
     order = {1: (2, 0), 2: (1, 0), 0: (0, 1, 2)}
-    unmatched: list[T] = []
+    unmatched: list[int] = []
     for k in (1, 2, 0):
-        for p in lists[k]:
-            if id(p) in mate:
+        for i in lists[k]:
+            if mate[i] != -1:
                 continue
-            found = None
+            found = -1
             for other in order[k]:
                 seq = lists[other]
-                i = pointers[other]
-                while i < len(seq) and id(seq[i]) in mate:
-                    i += 1
-                pointers[other] = i
-                for q in seq[i:]:
-                    if q is not p and id(q) not in mate and legal(p, q):
-                        found = q
+                start = pointers[other]
+                while start < len(seq) and mate[seq[start]] != -1:
+                    start += 1
+                pointers[other] = start
+                for j in seq[start:]:
+                    if j != i and mate[j] == -1 and legal(nodes[i], nodes[j]):
+                        found = j
                         break
-                if found is not None:
+                if found != -1:
                     break
-            if found is None:
-                unmatched.append(p)
-                mate[id(p)] = p  # parked; repaired below
+            if found == -1:
+                unmatched.append(i)
+                mate[i] = i  # parked until the greedy pass is over
             else:
-                mate[id(p)] = found
-                mate[id(found)] = p
+                mate[i], mate[found] = found, i
     if not unmatched:
         return True
-    for p in unmatched:
-        del mate[id(p)]
-    pairs = {}
-    for p in nodes:
-        q = mate.get(id(p))
-        if q is not None and id(p) < id(q):
-            pairs[id(p)] = (p, q)
-    left = list(unmatched)
-    while left:
-        u = left.pop()
-        partner = next((v for v in left if legal(u, v)), None)
-        if partner is not None:
-            left.remove(partner)
-            pairs[id(u)] = (u, partner)
-            continue
-        done = False
-        for key, (x, y) in list(pairs.items()):
-            for a, b in ((x, y), (y, x)):
-                if legal(u, a):
-                    v = next((v for v in left if legal(v, b)), None)
-                    if v is not None:
-                        del pairs[key]
-                        left.remove(v)
-                        pairs[id(u)] = (u, a)
-                        pairs[id(v)] = (v, b)
-                        done = True
-                        break
-            if done:
-                break
-        if not done:
+    for i in unmatched:
+        mate[i] = -1
+    for u in unmatched:
+        if mate[u] == -1 and not _augment(nodes, legal, mate, u):
+            if not any(legal(nodes[u], nodes[j]) for j in range(n) if j != u):
+                return False  # nobody can play u
             return _exact_perfect(nodes, legal)
     return True
+
+
+def _augment(nodes: Sequence[T], legal: Callable[[T, T], bool], mate: list[int], u: int) -> bool:
+    """Look for an alternating path from the free node u to another free node, breadth
+    first; flip it and return True when found."""
+    n = len(nodes)
+    found_by: dict[int, int] = {}  # inner node -> the outer node that reached it
+    in_outer = {u}
+    outer = [u]
+    head = 0
+    while head < len(outer):
+        x = outer[head]
+        head += 1
+        for y in range(n):
+            if y in in_outer or y in found_by or not legal(nodes[x], nodes[y]):
+                continue
+            if mate[y] == -1:
+                a, b = x, y
+                while True:
+                    previous = mate[a]
+                    mate[a], mate[b] = b, a
+                    if a == u:
+                        return True
+                    b = previous
+                    a = found_by[previous]
+            found_by[y] = x
+            z = mate[y]
+            if z not in in_outer:
+                in_outer.add(z)
+                outer.append(z)
+    return False
 
 
 def _exact_perfect(nodes: Sequence[T], legal: Callable[[T, T], bool]) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .history import EntryInfo
 from .swiss import pair_swiss
-from .types import PairingResult, PlayerState
+from .types import PairingError, PairingResult, PlayerState
 
 
 @dataclass
@@ -95,7 +95,7 @@ class SwissSimulation:
             seen.add(w.id)
             if board.black_id is None:
                 w.colours.append("-")
-                w.floats.append("down" if board.note.get("bye") == "pairing" else None)
+                w.floats.append(board.note["white"]["float"])
                 if board.note.get("bye") == "pairing":
                     w.score += 2
                     w.had_bye = True
@@ -138,7 +138,14 @@ class SwissSimulation:
                 p.floats.append(None)
         self.results.append(result)
 
-    def run(self, rounds: int) -> None:
-        for _ in range(rounds):
+    def run(self, rounds: int) -> int:
+        """Play up to `rounds` rounds; stops early when no pairing exists (small fields).
+        Returns the number of rounds played."""
+        for played in range(rounds):
             self.prepare_round()
-            self.play(self.pair())
+            try:
+                result = self.pair()
+            except PairingError:
+                return played
+            self.play(result)
+        return rounds

@@ -321,12 +321,12 @@ def pair_swiss(
             "without a rematch (every possible pairing repeats a game)"
         )
     pairs, bye, merges = outcome
+    boards, stats = _make_boards(pairer, pairs, bye, requested, initial)
     if not strict:
         warnings.append(
-            "no pairing holds every colour rule: colour exceptions were unavoidable and kept "
-            "as few as possible"
+            "no pairing holds every colour rule: colour exceptions were unavoidable "
+            f"({stats['colour_exceptions']} player(s), see the boards marked colour_exception)"
         )
-    boards, stats = _make_boards(pairer, pairs, bye, requested, initial)
     stats.update(
         {
             "mode": "strict" if strict else "colour exceptions allowed",
@@ -497,14 +497,16 @@ def _make_boards(pairer: _Pairer, pairs, bye, requested, initial: str):
             note["colour_exception"] = True
         boards.append(Board(number, white.id, black.id, note))
     if bye is not None:
+        side = _side(bye, None, None)
+        side["float"] = "down"  # as in the Dutch system, a pairing-allocated bye is a downfloat
         note = {
-            "white": _side(bye, None, None),
+            "white": side,
             "black": None,
             "bye": "pairing",
             "reason": (
                 f"Bye: no. {bye.p.pairing_number} ({bye.score}) is the lowest-ranked player of "
                 "the lowest score group who has not had a bye and whose bye leaves the others "
-                "pairable."
+                "pairable (a bye counts as a downfloat)."
             ),
         }
         boards.append(Board(len(boards) + 1, bye.id, None, note))
