@@ -1,0 +1,23 @@
+"""Template helpers for the event pages: the events a visitor may see, and small formats."""
+
+from django import template
+
+from arbiter.events import page_selectors as pages
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def visible_events(context):
+    """The events the visitor may see (published ones; drafts for their organizer/arbiters),
+    so that any page (the home page) can list them without a view of its own."""
+    request = context.get("request")
+    return pages.visible_events_for(getattr(request, "user", None))
+
+
+@register.filter
+def player_name(player) -> str:
+    """'Surname Given' as a hall sheet prints it; titles are separate."""
+    if player is None:
+        return ""
+    return f"{player.surname} {player.given_name}".strip()
