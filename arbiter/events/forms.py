@@ -41,13 +41,13 @@ class ResultForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if not self.errors and self.changes_result() and self.is_correction:
-            if not data.get("reason", "").strip():
-                self.add_error(
-                    "reason",
-                    f"board {self.game.board} already has the result {self.game.result}: "
-                    "say why it is corrected",
-                )
+        needs_reason = not self.errors and self.changes_result() and self.is_correction
+        if needs_reason and not data.get("reason", "").strip():
+            self.add_error(
+                "reason",
+                f"board {self.game.board} already has the result {self.game.result}: "
+                "say why it is corrected",
+            )
         return data
 
 

@@ -1,4 +1,8 @@
-"""Small events built straight from the models for the page tests (no pairing engine)."""
+"""Small events built straight from the models for the page tests (no pairing engine).
+
+Test modules import the fixtures by their function names (`swiss_fixture`); pytest knows
+them by the names given in @pytest.fixture (`swiss`).
+"""
 
 from __future__ import annotations
 
@@ -18,7 +22,8 @@ NAMES = [
 
 
 def make_user(username: str, **extra):
-    return get_user_model().objects.create_user(username=username, password="pw-123456", **extra)
+    """A user without a usable password (pages log in with force_login; no slow hashing)."""
+    return get_user_model().objects.create_user(username=username, password=None, **extra)
 
 
 def make_event(organizer, *, slug="open", system=Event.System.SWISS, published=True, names=NAMES):
@@ -58,13 +63,13 @@ def add_round(event, number, boards, *, status=Round.Status.PUBLISHED):
     return rnd
 
 
-@pytest.fixture
-def organizer(db):
+@pytest.fixture(name="organizer")
+def organizer_fixture(db):
     return make_user("orga")
 
 
-@pytest.fixture
-def swiss(organizer):
+@pytest.fixture(name="swiss")
+def swiss_fixture(organizer):
     """Five players, rounds 1-2 published with results, round 3 paired as a draft."""
     event, p = make_event(organizer)
     add_round(event, 1, [(p[0], p[3], "2-0"), (p[2], p[1], "1-1"), (p[4], None, "bye")])
