@@ -1,0 +1,191 @@
+"""Arbiter pages: login and role required; results, corrections, pairing, import."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from arbiter.events.models import AuditEntry, Entry, Round
+from arbiter.games.models import Game
+
+from .web_fixtures import make_user, organizer_fixture, swiss_fixture  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def text(response) -> str:
+    body = re.sub(r"<[^>]+>", " ", response.content.decode())
+    return re.sub(r"\s+", " ", body)
+
+
+def arbiter_urls(slug):
+    return {
+        "GET": [
+            reverse("events:manage", args=[slug]),
+            reverse("events:enter_results", args=[slug, 2]),
+            reverse("events:edit_pairing", args=[slug, 3]),
+            reverse("events:import", args=[slug]),
+        ],
+        "POST": [
+            reverse("events:pair_next", args=[slug]),
+            reverse("events:publish_round", args=[slug, 3]),
+            reverse("events:enter_results", args=[slug, 2]),
+            reverse("events:edit_pairing", args=[slug, 3]),
+            reverse("events:withdraw", args=[slug, 1]),
+            reverse("events:set_absent", args=[slug, 1]),
+            reverse("events:import", args=[slug]),
+        ],
+    }
+
+
+def test_arbiter_pages_send_the_public_to_the_login_page(client, swiss):
+    event, _ = swiss
+    for method, urls in arbiter_urls(event.slug).items():
+        for url in urls:
+            response = getattr(client, method.lower())(url)
+            assert response.status_code == 302, url
+            assert response["Location"].startswith(reverse("login")), url
+
+
+def test_arbiter_pages_are_403_for_a_user_who_is_not_an_arbiter_of_the_event(client, swiss):
+    event, _ = swiss
+    client.force_login(make_user("spectator"))
+    for method, urls in arbiter_urls(event.slug).items():
+        for url in urls:
+            response = getattr(client, method.lower())(url, {"reason": "x", "rounds": "3"})
+            assert response.status_code == 403, (method, url)
+    assert Round.objects.filter(event=event).count() == 3  # nothing paired, nothing published
+
+
+def test_the_arbiter_link_shows_only_to_arbiters(client, swiss, organizer):
+    event, _ = swiss
+    url = reverse("events:detail", args=[event.slug])
+    assert "Arbiter" not in text(client.get(url))
+    client.force_login(organizer)
+    assert "Arbiter" in text(client.get(url))
+
+
+def _results_post(game, result, reason="", termination=""):
+    prefix = f"board-{game.board}"
+    data = {}
+    for other in game.round.games.exclude(black=None):
+        data[f"board-{other.board}-result"] = other.result
+        data[f"board-{other.board}-termination"] = other.termination
+        data[f"board-{other.board}-reason"] = ""
+    data.update(
+        {
+            f"{prefix}-result": result,
+            f"{prefix}-termination": termination,
+            f"{prefix}-reason": reason,
+        }
+    )
+    return data
+
+
+def test_a_correction_without_a_reason_is_refused_and_changes_nothing(client, swiss, organizer):
+    event, _ = swiss
+    game = Game.objects.get(round__event=event, round__number=2, board=1)
+    client.force_login(organizer)
+    url = reverse("events:enter_results", args=[event.slug, 2])
+    response = client.post(url, _results_post(game, "1-1"))
+    assert response.status_code == 200
+    assert "already has the result 0-2: say why it is corrected" in text(response)
+    game.refresh_from_db()
+    assert game.result == "0-2"
+
+
+def test_entering_a_result_saves_it_and_the_pages_show_it(client, swiss, organizer):
+    event, p = swiss
+    rnd = event.round_set.get(number=3)
+    rnd.status = Round.Status.PUBLISHED
+    rnd.save()
+    game = rnd.games.get(board=1)
+    client.force_login(organizer)
+    url = reverse("events:enter_results", args=[event.slug, 3])
+    response = client.post(url, _results_post(game, "2-0", termination="resigned"))
+    assert response.status_code == 302, text(response)
+    game.refresh_from_db()
+    assert (game.result, game.termination) == ("2-0", "resigned")
+    page = text(client.get(reverse("events:round", args=[event.slug, 3])))
+    assert "Baliakin Alexander 4 2-0 3 Schwarzman Alexei" in page
+
+
+def test_a_correction_with_a_reason_changes_the_result_and_logs_it(client, swiss, organizer):
+    event, _ = swiss
+    game = Game.objects.get(round__event=event, round__number=2, board=1)
+    client.force_login(organizer)
+    url = reverse("events:enter_results", args=[event.slug, 2])
+    response = client.post(url, _results_post(game, "1-1", reason="both signed a draw"))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.result == "1-1"
+    log = AuditEntry.objects.filter(event=event, reason="both signed a draw").get()
+    assert log.user == organizer
+    assert "0-2" in str(log.old) and "1-1" in str(log.new)
+    standings = text(client.get(reverse("events:standings", args=[event.slug]), {"after": 2}))
+    assert re.search(r"Baliakin Alexander \d* 3 2", standings)
+
+
+def test_the_import_form_lists_every_bad_line_with_its_number_and_imports_nothing(
+    client, swiss, organizer
+):
+    event, _ = swiss
+    before = Entry.objects.filter(event=event).count()
+    client.force_login(organizer)
+    csv = (
+        "surname,given_name,fmjd_id,federation,rating,title,club\n"
+        "Jansen,Jan,,NED,1200,,Emmen\n"
+        ",Nameless,,NED,1200,,\n"
+        "Smit,Piet,,NED,lots,,\n"
+    )
+    response = client.post(reverse("events:import", args=[event.slug]), {"text": csv})
+    assert response.status_code == 200
+    rows = re.findall(
+        r"<tr><td class=\"num\">(\d+)</td><td>(.*?)</td></tr>", response.content.decode()
+    )
+    lines = {int(n): reason for n, reason in rows}
+    assert set(lines) == {3, 4}
+    assert "surname" in lines[3] and "rating" in lines[4]
+    assert Entry.objects.filter(event=event).count() == before
+
+
+def test_the_import_form_imports_good_lines(client, swiss, organizer):
+    event, _ = swiss
+    client.force_login(organizer)
+    csv = "surname,given_name,federation,rating\nJansen,Jan,NED,1200\nSmit,Piet,NED,1100\n"
+    response = client.post(reverse("events:import", args=[event.slug]), {"text": csv})
+    assert response.status_code == 302
+    assert event.entries.filter(player__surname__in=["Jansen", "Smit"]).count() == 2
+
+
+def test_publishing_a_round_shows_it_to_the_public(client, swiss, organizer):
+    event, _ = swiss
+    url = reverse("events:round", args=[event.slug, 3])
+    assert client.get(url).status_code == 404
+    client.force_login(organizer)
+    client.post(reverse("events:publish_round", args=[event.slug, 3]))
+    client.logout()
+    assert client.get(url).status_code == 200
+
+
+def test_swapping_two_players_shows_the_warnings_of_the_new_pairing(client, swiss, organizer):
+    event, p = swiss
+    client.force_login(organizer)
+    url = reverse("events:edit_pairing", args=[event.slug, 3])
+    # Round 3 pairs Baliakin-Schwarzman and Ndjofang-Georgiev; swapping Schwarzman and
+    # Georgiev makes Baliakin meet Georgiev again (they met in round 2).
+    response = client.post(
+        url,
+        {
+            "action": "swap",
+            "swap-first": p[2].pk,
+            "swap-second": p[1].pk,
+            "swap-reason": "players asked",
+        },
+        follow=True,
+    )
+    game = Game.objects.get(round__event=event, round__number=3, board=1)
+    assert {game.white_id, game.black_id} == {p[0].pk, p[1].pk}
+    messages = [str(m) for m in response.context["messages"]]
+    assert any("pairing changed" in m for m in messages)
+    assert len(messages) >= 2, messages  # the rematch warning
