@@ -1,5 +1,446 @@
-"""API endpoints for events, players, rounds, pairings, results and standings."""
+"""API endpoints for events, players, rounds, pairings, results and standings.
 
+Thin: each endpoint reads its input, calls one service or selector, and shapes the answer.
+Reads of published events are public; writes take a Bearer token or a session (API_AUTH),
+and the services check the roles.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.http import HttpResponse
 from ninja import Router
+from ninja.responses import Status
+
+from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
+from arbiter.errors import NotFound
+from arbiter.events import exports, selectors, services
+from arbiter.events.models import Entry, Event, Player
+from arbiter.events.schemas import (
+    AbsenceIn,
+    ArbitersIn,
+    AuditOut,
+    ByeIn,
+    EntryIn,
+    EntryOut,
+    EventIn,
+    EventOut,
+    EventPatch,
+    ForfeitIn,
+    GameResultOut,
+    ImportIn,
+    PairingIn,
+    PlayerIn,
+    ReasonIn,
+    ResultIn,
+    RoundOut,
+    StandingsOut,
+    WarningsOut,
+)
+from arbiter.events.tiebreaks import TIEBREAKS
+from arbiter.games.models import Game
 
 router = Router(tags=["events"])
+
+#: Reads: anyone; a token or session, where given, identifies the user (drafts for arbiters).
+READ_AUTH = [TokenAuth(), OptionalAuth()]
+
+
+def _user(request):
+    return getattr(request, "user", None)
+
+
+def _event_for_write(event_id: int, request) -> Event:
+    return selectors.get_event(event_id, _user(request))
+
+
+def _entry(entry_id: int, request) -> Entry:
+    entry = Entry.objects.select_related("event", "player").filter(pk=entry_id).first()
+    if entry is None:
+        raise NotFound(f"entry {entry_id} not found")
+    selectors.get_event(entry.event_id, _user(request))
+    return entry
+
+
+def _game(game_id: int, request) -> Game:
+    game = Game.objects.select_related("round__event").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"game {game_id} not found")
+    selectors.get_round(game.round_id, _user(request))
+    return game
+
+
+def event_dict(event: Event, user=None) -> dict:
+    data = {
+        f: getattr(event, f)
+        for f in EventOut.model_fields
+        if f not in {"organizer", "rounds_paired"}
+    }
+    data["organizer"] = event.organizer.username if event.organizer_id else None
+    data["rounds_paired"] = [
+        {
+            "id": r.id,
+            "number": r.number,
+            "status": r.status,
+            "paired_at": r.paired_at,
+            "published_at": r.published_at,
+        }
+        for r in selectors.visible_rounds(event, user)
+    ]
+    return data
+
+
+def entry_dict(entry: Entry) -> dict:
+    return {
+        "id": entry.pk,
+        "event_id": entry.event_id,
+        "player": exports.player_dict(entry.player),
+        "pairing_number": entry.pairing_number,
+        "status": entry.status,
+        "withdrawn_after_round": entry.withdrawn_after_round,
+        "absent_rounds": list(entry.absent_rounds or []),
+        "requested_byes": list(entry.requested_byes or []),
+    }
+
+
+def round_dict(round_, *, alphabetical: bool = False) -> dict:
+    data = exports.pairings_data(round_)
+    out = {
+        "id": round_.pk,
+        "event_id": round_.event_id,
+        "number": round_.number,
+        "status": round_.status,
+        "paired_at": round_.paired_at,
+        "published_at": round_.published_at,
+        "warnings": list(round_.warnings or []),
+        "stats": dict(round_.stats or {}),
+        "boards": data["boards"],
+        "not_paired": data["not_paired"],
+    }
+    if alphabetical:
+        out["alphabetical"] = [
+            {
+                "player": exports.player_dict(ln.player),
+                "points": ln.points,
+                "board": ln.board,
+                "colour": ln.colour,
+                "opponent": exports.player_dict(ln.opponent),
+                "result": ln.result,
+                "reason": ln.reason,
+            }
+            for ln in selectors.round_pairings(round_, order="alpha")
+        ]
+    return out
+
+
+def game_dict(game: Game) -> dict:
+    return {
+        "id": game.pk,
+        "round": game.round.number,
+        "board": game.board,
+        "white_id": game.white_id,
+        "black_id": game.black_id,
+        "result": game.result,
+        "termination": game.termination,
+        "status": game.status,
+    }
+
+
+def _csv_response(text: str, filename: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+@router.get("/events", response=list[EventOut], auth=READ_AUTH)
+def list_events(request):
+    user = _user(request)
+    return [event_dict(e, user) for e in selectors.visible_events(user)]
+
+
+@router.post("/events", response={201: EventOut}, auth=API_AUTH)
+def create_event(request, payload: EventIn):
+    event = services.create_event(by=request.user, **payload.dict())
+    return Status(201, event_dict(event, request.user))
+
+
+@router.get("/events/{event_id}", response=EventOut, auth=READ_AUTH)
+def get_event(request, event_id: int):
+    return event_dict(selectors.get_event(event_id, _user(request)), _user(request))
+
+
+@router.patch("/events/{event_id}", response=EventOut, auth=API_AUTH)
+def update_event(request, event_id: int, payload: EventPatch):
+    event = _event_for_write(event_id, request)
+    fields = payload.dict(exclude_unset=True)
+    reason = fields.pop("reason", "")
+    event = services.update_event(event, by=request.user, reason=reason, **fields)
+    return event_dict(event, request.user)
+
+
+# --- players and entries ------------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/entries", response=list[EntryOut], auth=READ_AUTH)
+def list_entries(request, event_id: int):
+    event = selectors.get_event(event_id, _user(request))
+    return [
+        entry_dict(e) for e in event.entries.select_related("player").order_by("pairing_number")
+    ]
+
+
+@router.post("/events/{event_id}/players", response={201: EntryOut}, auth=API_AUTH)
+def add_player(request, event_id: int, payload: PlayerIn):
+    """Register a new player and enter them in the event."""
+    event = _event_for_write(event_id, request)
+    with transaction.atomic():
+        player = services.create_player(by=request.user, **payload.dict())
+        entry = services.add_entry(event, player, by=request.user)
+    return Status(201, entry_dict(entry))
+
+
+@router.post("/events/{event_id}/entries", response={201: EntryOut}, auth=API_AUTH)
+def add_entry(request, event_id: int, payload: EntryIn):
+    """Enter a registered player (late entries allowed in a running Swiss)."""
+    event = _event_for_write(event_id, request)
+    player = Player.objects.filter(pk=payload.player_id).first()
+    if player is None:
+        raise NotFound(f"player {payload.player_id} not found")
+    return Status(201, entry_dict(services.add_entry(event, player, by=request.user)))
+
+
+@router.post("/events/{event_id}/entries/import", response={201: list[EntryOut]}, auth=API_AUTH)
+def import_entries(request, event_id: int, payload: ImportIn):
+    """Import players from CSV, all or nothing; 422 lists every bad line."""
+    event = _event_for_write(event_id, request)
+    entries = services.import_players_csv(event, payload.csv, by=request.user)
+    return Status(201, [entry_dict(e) for e in entries])
+
+
+@router.post("/entries/{entry_id}/withdraw", response={200: EntryOut, 204: None}, auth=API_AUTH)
+def withdraw(request, entry_id: int, payload: ReasonIn):
+    entry = services.withdraw_entry(
+        _entry(entry_id, request), by=request.user, reason=payload.reason
+    )
+    return Status(204, None) if entry is None else entry_dict(entry)
+
+
+@router.put("/entries/{entry_id}/absences", response=EntryOut, auth=API_AUTH)
+def set_absences(request, entry_id: int, payload: AbsenceIn):
+    entry = services.set_absent(
+        _entry(entry_id, request), payload.rounds, by=request.user, reason=payload.reason
+    )
+    return entry_dict(entry)
+
+
+@router.post("/entries/{entry_id}/byes", response=EntryOut, auth=API_AUTH)
+def request_bye(request, entry_id: int, payload: ByeIn):
+    entry = services.request_bye(
+        _entry(entry_id, request),
+        payload.round,
+        by=request.user,
+        cancel=payload.cancel,
+        reason=payload.reason,
+    )
+    return entry_dict(entry)
+
+
+@router.get("/players/{player_id}", auth=READ_AUTH)
+def player_card(request, player_id: int):
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise NotFound(f"player {player_id} not found")
+    card = selectors.player_card(player, user=_user(request))
+    return {
+        "player": exports.player_dict(player),
+        "entries": [
+            {
+                "event_id": e["event"].pk,
+                "event": e["event"].name,
+                "pairing_number": e["pairing_number"],
+                "status": e["status"],
+                "points": e["points"],
+                "rank": e["rank"],
+                "shared_rank": e["shared_rank"],
+            }
+            for e in card["entries"]
+        ],
+        "games": [
+            {
+                "event_id": g["event"].pk,
+                "round": g["round"],
+                "board": g["board"],
+                "game_id": g["game_id"],
+                "colour": g["colour"],
+                "opponent": exports.player_dict(g["opponent"]),
+                "result": g["result"],
+                "points": g["points"],
+            }
+            for g in card["games"]
+        ],
+    }
+
+
+# --- rounds and pairings ------------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/rounds", response=list[RoundOut], auth=READ_AUTH)
+def list_rounds(request, event_id: int):
+    event = selectors.get_event(event_id, _user(request))
+    return [round_dict(r) for r in selectors.visible_rounds(event, _user(request))]
+
+
+@router.post("/events/{event_id}/rounds", response={201: RoundOut}, auth=API_AUTH)
+def pair_next_round(request, event_id: int):
+    """Pair the next round (a draft); 409 while the previous round is unfinished."""
+    round_ = services.pair_next_round(_event_for_write(event_id, request), by=request.user)
+    return Status(201, round_dict(round_))
+
+
+@router.post("/rounds/{round_id}/publish", response=RoundOut, auth=API_AUTH)
+def publish_round(request, round_id: int):
+    round_ = services.publish_round(selectors.get_round(round_id, _user(request)), by=request.user)
+    return round_dict(round_)
+
+
+@router.delete("/rounds/{round_id}", response={204: None}, auth=API_AUTH)
+def unpair_round(request, round_id: int, reason: str = ""):
+    services.unpair_round(
+        selectors.get_round(round_id, _user(request)), by=request.user, reason=reason
+    )
+    return Status(204, None)
+
+
+@router.get("/rounds/{round_id}/pairings", response=RoundOut, auth=READ_AUTH)
+def round_pairings(request, round_id: int):
+    """The round's boards, players not paired, and the alphabetical list."""
+    return round_dict(selectors.get_round(round_id, _user(request)), alphabetical=True)
+
+
+@router.put("/rounds/{round_id}/pairings", response=WarningsOut, auth=API_AUTH)
+def set_pairing(request, round_id: int, payload: PairingIn):
+    """Set a pairing by hand; the answer lists the pairing rules it breaks."""
+    round_ = selectors.get_round(round_id, _user(request))
+    warnings = services.set_pairing(round_, payload.boards, by=request.user, reason=payload.reason)
+    round_.refresh_from_db()
+    return {"warnings": warnings, "round": round_dict(round_)}
+
+
+@router.get("/rounds/{round_id}/pairings.csv", auth=READ_AUTH)
+def pairings_csv(request, round_id: int, order: str = "board"):
+    round_ = selectors.get_round(round_id, _user(request))
+    text = exports.pairings_csv(round_, order="alpha" if order == "alpha" else "board")
+    return _csv_response(text, f"{round_.event.slug}-round-{round_.number}.csv")
+
+
+@router.get("/rounds/{round_id}/pairings.json", auth=READ_AUTH)
+def pairings_json(request, round_id: int):
+    return exports.pairings_data(selectors.get_round(round_id, _user(request)))
+
+
+# --- results ------------------------------------------------------------------------------
+
+
+@router.put("/games/{game_id}/result", response=GameResultOut, auth=API_AUTH)
+def set_result(request, game_id: int, payload: ResultIn):
+    game = services.set_result(
+        _game(game_id, request),
+        payload.result,
+        by=request.user,
+        reason=payload.reason,
+        termination=payload.termination,
+    )
+    return game_dict(game)
+
+
+@router.post("/games/{game_id}/forfeit", response=GameResultOut, auth=API_AUTH)
+def forfeit(request, game_id: int, payload: ForfeitIn):
+    game = services.forfeit(
+        _game(game_id, request), absent=payload.absent, by=request.user, reason=payload.reason
+    )
+    return game_dict(game)
+
+
+# --- standings and exports ----------------------------------------------------------------
+
+
+@router.get("/events/{event_id}/standings", response=StandingsOut, auth=READ_AUTH)
+def standings(request, event_id: int, after_round: int | None = None, explain: bool = False):
+    """The ranking with the event's tie-breaks; `explain=true` adds how each was computed."""
+    event = selectors.get_event(event_id, _user(request))
+    data = exports.standings_data(event, after_round=after_round)
+    lines = selectors.standings(event, after_round=after_round) if explain else []
+    for row, line in zip(data["rows"], lines, strict=False):
+        row["explain"] = line.explain
+    return {
+        "event_id": event.pk,
+        "after_round": after_round,
+        "tiebreaks": data["tiebreaks"],
+        "tiebreak_names": {c: TIEBREAKS.get(c, c) for c in data["tiebreaks"]},
+        "rows": data["rows"],
+    }
+
+
+@router.get("/events/{event_id}/standings.csv", auth=READ_AUTH)
+def standings_csv(request, event_id: int, after_round: int | None = None):
+    event = selectors.get_event(event_id, _user(request))
+    suffix = f"-after-{after_round}" if after_round else ""
+    return _csv_response(
+        exports.standings_csv(event, after_round=after_round), f"{event.slug}-standings{suffix}.csv"
+    )
+
+
+@router.get("/events/{event_id}/standings.json", auth=READ_AUTH)
+def standings_json(request, event_id: int, after_round: int | None = None):
+    event = selectors.get_event(event_id, _user(request))
+    return exports.standings_data(event, after_round=after_round)
+
+
+@router.get("/events/{event_id}/crosstable", auth=READ_AUTH)
+def crosstable(request, event_id: int):
+    event = selectors.get_event(event_id, _user(request))
+    return selectors.crosstable(event)
+
+
+@router.get("/events/{event_id}/export.trf", auth=READ_AUTH)
+def trf(request, event_id: int, after_round: int | None = None):
+    """The event's state (after a round, default all) as a FIDE TRF file."""
+    event = selectors.get_event(event_id, _user(request))
+    response = HttpResponse(
+        exports.trf(event, after_round=after_round), content_type="text/plain; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}.trf"'
+    return response
+
+
+@router.get("/events/{event_id}/audit", response=list[AuditOut], auth=API_AUTH)
+def audit(request, event_id: int, limit: int = 200):
+    event = selectors.get_event(event_id, request.user)
+    return [
+        {
+            "at": a.at,
+            "user": a.user.username if a.user_id else None,
+            "action": a.action,
+            "target": a.target,
+            "old": a.old,
+            "new": a.new,
+            "reason": a.reason,
+        }
+        for a in selectors.audit_log(event, request.user)[: max(1, min(limit, 1000))]
+    ]
+
+
+@router.put("/events/{event_id}/arbiters", response=EventOut, auth=API_AUTH)
+def set_arbiters(request, event_id: int, payload: ArbitersIn):
+    """The event's arbiters, by username (its organizer only)."""
+    event = _event_for_write(event_id, request)
+    usernames = payload.usernames
+    users = list(get_user_model().objects.filter(username__in=usernames))
+    missing = sorted(set(usernames) - {u.username for u in users})
+    if missing:
+        raise NotFound(f"no user(s) {', '.join(missing)}")
+    return event_dict(services.set_arbiters(event, users, by=request.user), request.user)

@@ -75,6 +75,18 @@ class Event(models.Model):
         max_length=10, choices=FlagPolicy.choices, default=FlagPolicy.AUTOMATIC
     )
     late_arrival_minutes = models.PositiveSmallIntegerField(default=60)
+
+    class Numbering(models.TextChoices):
+        RATING = "rating", "By rating, then name, when the event starts"
+        ENTRY = "entry", "As entered"
+        LOT = "lot", "By drawing of lots (pairing seed), when the event starts"
+
+    numbering = models.CharField(
+        max_length=10,
+        choices=Numbering.choices,
+        default=Numbering.RATING,
+        help_text="How pairing numbers are given when the event starts.",
+    )
     pairing_seed = models.CharField(
         max_length=50, blank=True, help_text="Drawn lot for round 1 (empty: by rating)."
     )
@@ -140,6 +152,10 @@ class Round(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     paired_at = models.DateTimeField(null=True, blank=True)
     published_at = models.DateTimeField(null=True, blank=True)
+    warnings = models.JSONField(
+        default=list, blank=True, help_text="Rules the pairing breaks (machine or hand-made)."
+    )
+    stats = models.JSONField(default=dict, blank=True, help_text="Floats, colour exceptions.")
 
     class Meta:
         ordering = ["event", "number"]

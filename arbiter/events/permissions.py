@@ -9,7 +9,7 @@ Superusers may do everything.
 
 from __future__ import annotations
 
-from arbiter.errors import Forbidden
+from arbiter.errors import Forbidden, NotFound
 
 
 def _authenticated(user) -> bool:
@@ -58,3 +58,48 @@ def require_arbiter(user, event) -> None:
 def can_view(user, event) -> bool:
     """Published events are public; drafts only for their organizer and arbiters."""
     return event.published or is_arbiter(user, event)
+
+
+def can_create_events(user) -> bool:
+    """Superusers and users given the `events.add_event` permission (organizers)."""
+    return _authenticated(user) and (user.is_superuser or user.has_perm("events.add_event"))
+
+
+def require_can_create_events(user) -> None:
+    if not can_create_events(user):
+        raise Forbidden("only organizers (permission 'events.add_event') may create events")
+
+
+def can_manage_players(user) -> bool:
+    """Organizers, and arbiters of at least one event, may register players."""
+    if not _authenticated(user):
+        return False
+    return can_create_events(user) or user.arbitrated_events.exists()
+
+
+def require_can_manage_players(user) -> None:
+    if not can_manage_players(user):
+        raise Forbidden("only organizers and arbiters may register players")
+
+
+def is_entry_player(user, entry) -> bool:
+    """True when `user` is the login of the player of `entry`."""
+    if not _authenticated(user):
+        return False
+    player_id = getattr(getattr(user, "player", None), "pk", None)
+    return player_id is not None and entry.player_id == player_id
+
+
+def require_arbiter_or_entry_player(user, entry) -> None:
+    """The event's arbiters and organizer, or the player of this entry (their own only)."""
+    if is_entry_player(user, entry) or is_arbiter(user, entry.event):
+        return
+    raise Forbidden(
+        f"only an arbiter of '{entry.event}' or {entry.player} themself may change this entry"
+    )
+
+
+def require_view(user, event) -> None:
+    """Unpublished events exist only for their organizer and arbiters (404, not 403)."""
+    if not can_view(user, event):
+        raise NotFound(f"event {event.pk} not found")

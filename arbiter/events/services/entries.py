@@ -1,0 +1,187 @@
+"""Entries: players in an event, late entries, withdrawals, absences and requested byes."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Max
+
+from arbiter.errors import Conflict, Invalid
+from arbiter.events import permissions
+from arbiter.events.models import Entry, Event, Player, Round
+from arbiter.events.services.audit import log
+
+S = Event.System
+
+
+def _last_paired(event: Event) -> int:
+    return event.round_set.aggregate(n=Max("number"))["n"] or 0
+
+
+def _lock_event(event: Event) -> Event:
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+def add_entry(event: Event, player: Player, *, by) -> Entry:
+    """Enter `player` in `event` with the next pairing number.
+
+    Late entries join a running Swiss from the next unpaired round (they score nothing for
+    the rounds before). A round robin's table is fixed once round 1 is paired.
+    """
+    permissions.require_arbiter(by, event)
+    with transaction.atomic():
+        event = _lock_event(event)
+        if event.status == Event.Status.FINISHED:
+            raise Conflict(f"'{event}' is finished: no more entries")
+        paired = _last_paired(event)
+        if paired and event.system != S.SWISS:
+            raise Conflict(
+                f"'{event}' is a round robin and round 1 is paired: its table is fixed, "
+                "no late entries"
+            )
+        if event.entries.filter(player=player).exists():
+            raise Conflict(f"{player} is already entered in '{event}'")
+        number = (event.entries.aggregate(n=Max("pairing_number"))["n"] or 0) + 1
+        entry = Entry.objects.create(event=event, player=player, pairing_number=number)
+        log(
+            event,
+            by=by,
+            action="entry.add",
+            target=str(player),
+            new={
+                "player_id": player.pk,
+                "pairing_number": number,
+                "late": bool(paired),
+                "first_round": paired + 1,
+            },
+        )
+    entry.event = event
+    return entry
+
+
+def withdraw_entry(entry: Entry, *, by, reason: str = "") -> Entry | None:
+    """Withdraw a player (arbiters). Not paired in any later round.
+
+    Before round 1 is paired the entry is simply removed (returns None). Games already
+    paired stay: the arbiter enters their result or forfeit.
+    """
+    event = entry.event
+    permissions.require_arbiter(by, event)
+    with transaction.atomic():
+        event = _lock_event(event)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise Conflict(f"{entry.player} has already withdrawn from '{event}'")
+        paired = _last_paired(event)
+        if not paired:
+            log(
+                event,
+                by=by,
+                action="entry.remove",
+                target=str(entry.player),
+                old={"player_id": entry.player_id, "pairing_number": entry.pairing_number},
+                reason=reason,
+            )
+            entry.delete()
+            return None
+        entry.status = Entry.Status.WITHDRAWN
+        entry.withdrawn_after_round = paired
+        entry.save(update_fields=["status", "withdrawn_after_round"])
+        log(
+            event,
+            by=by,
+            action="entry.withdraw",
+            target=str(entry.player),
+            old={"status": Entry.Status.ACTIVE},
+            new={"status": Entry.Status.WITHDRAWN, "after_round": paired},
+            reason=reason,
+        )
+    return entry
+
+
+def _future_rounds(event: Event, rounds, *, what: str) -> list[int]:
+    """Round numbers that are not paired yet and exist in the event, else Invalid/Conflict."""
+    try:
+        numbers = sorted({int(r) for r in rounds})
+    except (TypeError, ValueError):
+        raise Invalid(f"{what}: give round numbers", details={"field": "rounds"}) from None
+    bad = [r for r in numbers if not 1 <= r <= event.rounds]
+    if bad:
+        raise Invalid(
+            f"{what}: round(s) {', '.join(map(str, bad))} do not exist (1..{event.rounds})",
+            details={"field": "rounds"},
+        )
+    paired = set(
+        Round.objects.filter(event=event, number__in=numbers).values_list("number", flat=True)
+    )
+    if paired:
+        raise Conflict(
+            f"{what}: round(s) {', '.join(map(str, sorted(paired)))} are already paired; "
+            "an arbiter records the forfeit instead",
+            details={"rounds": sorted(paired)},
+        )
+    return numbers
+
+
+def set_absent(entry: Entry, rounds, *, by, reason: str = "") -> Entry:
+    """Announce the rounds (not paired yet) in which the player will not play.
+
+    The player's own login or an arbiter. Replaces the announced future absences. In a
+    Swiss the player is not paired in those rounds; in a round robin the game is paired and
+    recorded as a forfeit.
+    """
+    permissions.require_arbiter_or_entry_player(by, entry)
+    with transaction.atomic():
+        event = _lock_event(entry.event)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        numbers = _future_rounds(event, rounds, what="absent rounds")
+        paired = _last_paired(event)
+        old = list(entry.absent_rounds or [])
+        entry.absent_rounds = sorted({r for r in old if r <= paired} | set(numbers))
+        entry.save(update_fields=["absent_rounds"])
+        log(
+            event,
+            by=by,
+            action="entry.absent",
+            target=str(entry.player),
+            old=old,
+            new=entry.absent_rounds,
+            reason=reason,
+        )
+    return entry
+
+
+def request_bye(
+    entry: Entry, round_number: int, *, by, cancel: bool = False, reason: str = ""
+) -> Entry:
+    """Ask not to be paired in a Swiss round (scores no points: not a pairing-allocated bye).
+
+    The player's own login or an arbiter; only for rounds not paired yet. `cancel=True`
+    takes the request back.
+    """
+    permissions.require_arbiter_or_entry_player(by, entry)
+    with transaction.atomic():
+        event = _lock_event(entry.event)
+        if event.system != S.SWISS:
+            raise Conflict(
+                f"'{event}' is a round robin: every round is paired; announce an absence"
+            )
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        (number,) = _future_rounds(event, [round_number], what="requested bye")
+        old = list(entry.requested_byes or [])
+        byes = set(old)
+        if cancel:
+            byes.discard(number)
+        else:
+            byes.add(number)
+        entry.requested_byes = sorted(byes)
+        entry.save(update_fields=["requested_byes"])
+        log(
+            event,
+            by=by,
+            action="entry.bye_request",
+            target=str(entry.player),
+            old=old,
+            new=entry.requested_byes,
+            reason=reason,
+        )
+    return entry

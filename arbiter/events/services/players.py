@@ -1,0 +1,126 @@
+"""Registering players (the people, shared by every event) and linking them to a login."""
+
+from __future__ import annotations
+
+import re
+
+from django.db import transaction
+
+from arbiter.errors import Conflict, Forbidden, Invalid
+from arbiter.events import permissions
+from arbiter.events.models import Player
+
+_FEDERATION = re.compile(r"^[A-Z]{3}$")
+_TITLE = re.compile(r"^[A-Z]{1,10}$")
+MAX_RATING = 3500
+
+PLAYER_FIELDS = ("surname", "given_name", "fmjd_id", "federation", "rating", "title", "club")
+
+
+def clean_player_fields(**raw) -> dict:
+    """Checked and normalised player fields; Invalid names the first bad field and why."""
+    out: dict = {}
+    surname = str(raw.get("surname") or "").strip()
+    if not surname:
+        raise Invalid("surname: a player needs a surname", details={"field": "surname"})
+    out["surname"] = surname[:100]
+    out["given_name"] = str(raw.get("given_name") or "").strip()[:100]
+    fmjd_id = str(raw.get("fmjd_id") or "").strip()
+    if fmjd_id and not fmjd_id.isdigit():
+        raise Invalid(f"fmjd_id: '{fmjd_id}' is not a number", details={"field": "fmjd_id"})
+    out["fmjd_id"] = fmjd_id[:20]
+    federation = str(raw.get("federation") or "").strip().upper()
+    if federation and not _FEDERATION.match(federation):
+        raise Invalid(
+            f"federation: '{federation}' is not a three-letter code (e.g. NED)",
+            details={"field": "federation"},
+        )
+    out["federation"] = federation
+    rating = raw.get("rating")
+    if rating in (None, ""):
+        out["rating"] = None
+    else:
+        try:
+            value = int(str(rating).strip())
+        except ValueError:
+            raise Invalid(
+                f"rating: '{rating}' is not a whole number", details={"field": "rating"}
+            ) from None
+        if not 0 <= value <= MAX_RATING:
+            raise Invalid(
+                f"rating: {value} is outside 0..{MAX_RATING}", details={"field": "rating"}
+            )
+        out["rating"] = value
+    title = str(raw.get("title") or "").strip().upper()
+    if title and not _TITLE.match(title):
+        raise Invalid(
+            f"title: '{title}' is not a title (GMI, MI, MF, ...)", details={"field": "title"}
+        )
+    out["title"] = title
+    out["club"] = str(raw.get("club") or "").strip()[:200]
+    return out
+
+
+def _check_fmjd_id_free(fmjd_id: str, *, exclude_pk=None) -> None:
+    if not fmjd_id:
+        return
+    other = Player.objects.filter(fmjd_id=fmjd_id).exclude(pk=exclude_pk).first()
+    if other is not None:
+        raise Conflict(
+            f"fmjd_id: {fmjd_id} is already the FMJD id of {other} (player {other.pk})",
+            details={"field": "fmjd_id", "player_id": other.pk},
+        )
+
+
+def create_player(
+    *,
+    by,
+    surname: str,
+    given_name: str = "",
+    fmjd_id: str = "",
+    federation: str = "",
+    rating: int | None = None,
+    title: str = "",
+    club: str = "",
+) -> Player:
+    permissions.require_can_manage_players(by)
+    fields = clean_player_fields(
+        surname=surname,
+        given_name=given_name,
+        fmjd_id=fmjd_id,
+        federation=federation,
+        rating=rating,
+        title=title,
+        club=club,
+    )
+    with transaction.atomic():
+        _check_fmjd_id_free(fields["fmjd_id"])
+        return Player.objects.create(**fields)
+
+
+def update_player(player: Player, *, by, **fields) -> Player:
+    """Correct a player's details (organizers and arbiters)."""
+    permissions.require_can_manage_players(by)
+    unknown = set(fields) - set(PLAYER_FIELDS)
+    if unknown:
+        raise Invalid(f"{', '.join(sorted(unknown))}: not a field of a player")
+    merged = {f: getattr(player, f) for f in PLAYER_FIELDS} | fields
+    cleaned = clean_player_fields(**merged)
+    with transaction.atomic():
+        _check_fmjd_id_free(cleaned["fmjd_id"], exclude_pk=player.pk)
+        for f, v in cleaned.items():
+            setattr(player, f, v)
+        player.save()
+    return player
+
+
+def link_user(player: Player, user, *, by) -> Player:
+    """Make `user` the login of `player` (who may then act on their own entries and games)."""
+    if not permissions.can_create_events(by):
+        raise Forbidden("only organizers may link a login to a player")
+    taken = Player.objects.filter(user=user).exclude(pk=player.pk).first()
+    if taken is not None:
+        raise Conflict(f"user '{user}' is already the login of {taken}")
+    player.user = user
+    player.save(update_fields=["user"])
+    return player
