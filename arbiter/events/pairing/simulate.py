@@ -1,0 +1,130 @@
+"""Simulated Swiss events with random results: for property tests and benchmarks.
+
+`SwissSimulation` keeps each player's history the way the services would (points, opponents
+met over the board, colours per round, byes, floats) and turns it into PlayerState rows.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from .swiss import pair_swiss
+from .types import PairingResult, PlayerState
+
+
+@dataclass
+class SimPlayer:
+    id: int
+    pairing_number: int
+    rating: int
+    score: int = 0
+    opponents: list[int] = field(default_factory=list)
+    colours: list[str] = field(default_factory=list)
+    floats: list[str | None] = field(default_factory=list)
+    had_bye: bool = False
+    byes: int = 0
+    active: bool = True
+    bye_requested: bool = False
+
+    def state(self) -> PlayerState:
+        return PlayerState(
+            id=self.id,
+            pairing_number=self.pairing_number,
+            rating=self.rating,
+            score=self.score,
+            opponents=tuple(self.opponents),
+            colours=tuple(self.colours),
+            had_bye=self.had_bye,
+            floats=tuple(self.floats),
+            active=self.active,
+            bye_requested=self.bye_requested,
+        )
+
+
+class SwissSimulation:
+    """Random results (a rating-based win/draw/loss), optional forfeits, withdrawals and
+    requested byes; scoring 2/1/0 and 2 points for a bye or a forfeit win."""
+
+    def __init__(
+        self,
+        n_players: int,
+        seed: int = 0,
+        *,
+        forfeit_rate: float = 0.0,
+        withdraw_rate: float = 0.0,
+        bye_request_rate: float = 0.0,
+        lot_seed: str | None = None,
+    ):
+        self.rng = random.Random(seed)
+        ratings = sorted((self.rng.randint(1000, 2400) for _ in range(n_players)), reverse=True)
+        self.players = [SimPlayer(i + 100, i + 1, r) for i, r in enumerate(ratings)]
+        self.forfeit_rate = forfeit_rate
+        self.withdraw_rate = withdraw_rate
+        self.bye_request_rate = bye_request_rate
+        self.lot_seed = lot_seed
+        self.round = 0
+        self.results: list[PairingResult] = []
+
+    def states(self) -> list[PlayerState]:
+        return [p.state() for p in self.players]
+
+    def prepare_round(self) -> None:
+        for p in self.players:
+            p.bye_requested = False
+            if p.active and self.rng.random() < self.withdraw_rate:
+                p.active = False
+            elif p.active and self.rng.random() < self.bye_request_rate:
+                p.bye_requested = True
+
+    def pair(self) -> PairingResult:
+        return pair_swiss(self.states(), self.round + 1, lot_seed=self.lot_seed)
+
+    def play(self, result: PairingResult) -> None:
+        self.round += 1
+        by_id = {p.id: p for p in self.players}
+        seen = set()
+        for board in result.boards:
+            w = by_id[board.white_id]
+            seen.add(w.id)
+            if board.black_id is None:
+                w.colours.append("-")
+                w.floats.append(None)
+                if board.note.get("bye") == "pairing":
+                    w.score += 2
+                    w.had_bye = True
+                    w.byes += 1
+                continue
+            b = by_id[board.black_id]
+            seen.add(b.id)
+            w.floats.append(board.note["white"]["float"])
+            b.floats.append(board.note["black"]["float"])
+            if self.rng.random() < self.forfeit_rate:
+                w.colours.append("-")
+                b.colours.append("-")
+                winner = self.rng.choice((w, b))
+                winner.score += 2
+                continue
+            w.colours.append("W")
+            b.colours.append("B")
+            w.opponents.append(b.id)
+            b.opponents.append(w.id)
+            expected = 1 / (1 + 10 ** ((b.rating - w.rating) / 400))
+            x = self.rng.random()
+            if x < expected * 0.8:
+                w.score += 2
+            elif x < expected * 0.8 + 0.2:
+                w.score += 1
+                b.score += 1
+            else:
+                b.score += 2
+        for p in self.players:
+            if p.id not in seen:
+                p.colours.append("-")
+                p.floats.append(None)
+        self.results.append(result)
+
+    def run(self, rounds: int) -> None:
+        for _ in range(rounds):
+            self.prepare_round()
+            self.play(self.pair())

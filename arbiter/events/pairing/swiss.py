@@ -1,0 +1,466 @@
+"""Swiss pairing by weighted matching inside score brackets.
+
+Absolute rules (never broken): two players meet at most once (a forfeited game does not
+count as a meeting); a player gets at most one pairing-allocated bye while someone else can
+take it; every active player is paired; requested byes and absences are honoured.
+
+Colour rules (see colours.py): colour difference within -2..+2 and never the same colour
+three times in a row. They are held whenever some pairing holds them; only when none exists
+does a second pass allow them to be broken, as few times as possible, and each exception is
+counted in `stats["colour_exceptions"]` and warned about.
+
+Quality, in this order of weight (the edge weights of the matching):
+1. nearest scores: a pair with a score difference d costs (d^2 + d) units, so floats are as
+   few and as short as possible;
+2. colour preferences: a strong preference unmet costs three times a mild one;
+3. nobody floats the same way two rounds running;
+4. the Dutch order: in a bracket of 2k players, the i-th of the top half meets the i-th of
+   the bottom half; floaters from above meet the top of the bracket; the lowest-ranked
+   player of an odd bracket floats down.
+
+Method. Players are ranked by score, rating, pairing number (round 1: by rating, or by a
+drawn lot when `lot_seed` is given). The bye goes to the lowest-ranked player of the lowest
+score group who has not had one, provided the others can then all be paired. Brackets are
+paired top down; each bracket is paired by an exact maximum-weight matching (small brackets
+at once, large ones chunk by chunk along the top-half/bottom-half order, unmatched players
+carried into the next chunk). After each bracket, a completability test checks that the
+floaters and all lower players can still be paired completely; if not, the bracket is
+merged with the next score group and paired together. The last players (at most
+EXACT_ALL) are paired by one exact matching, so a legal pairing is always found when one
+exists.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from .colours import (
+    BLACK,
+    STRENGTH_NAMES,
+    STRONG,
+    WHITE,
+    ColourInfo,
+    allocate,
+    breaks_rules,
+)
+from .matching import can_pair_all, exact_matching
+from .types import Board, PairingError, PairingResult, PlayerState
+
+P_EXCEPTION = 10**13
+P_SCORE = 10**9
+P_STRONG = 30_000
+P_MILD = 10_000
+P_REFLOAT = 5_000
+P_ORDER = 10
+ORDER_CAP = 200
+BASE = 10**16
+
+EXACT_ALL = 24  # when this few players remain, pair them all by one exact matching
+SMALL_BRACKET = 24  # brackets up to this size are matched at once
+CHUNK = 8  # pairs per chunk in large brackets
+
+
+class _W:
+    """A player as the algorithm works with it."""
+
+    __slots__ = ("p", "id", "score", "ci", "met", "rank", "last_float", "kind")
+
+    def __init__(self, p: PlayerState, rank: int):
+        self.p = p
+        self.id = p.id
+        self.score = p.score
+        self.ci = ColourInfo(p)
+        self.met = frozenset(p.opponents)
+        self.rank = rank
+        self.last_float = next((f for f in reversed(p.floats) if f is not None), None)
+        if p.floats and p.floats[-1] is None:
+            self.last_float = None
+        cw, cb = self.ci.can_white, self.ci.can_black
+        self.kind = 0 if cw and cb else 1 if cw else 2 if cb else 3
+
+
+class _Pairer:
+    def __init__(self, strict: bool):
+        self.strict = strict
+        self.cache: dict[tuple[int, int], tuple[int, bool] | None] = {}
+
+    # -- the cost of one pair -------------------------------------------------------------
+    def pair_cost(self, a: _W, b: _W) -> tuple[int, bool] | None:
+        """(penalty, higher-ranked gets white) for a pair, or None if forbidden."""
+        if a.rank > b.rank:
+            a, b = b, a
+        key = (a.id, b.id)
+        if key in self.cache:
+            return self.cache[key]
+        result = None
+        if b.id not in a.met:
+            alloc = allocate(a.p, a.ci, b.p, b.ci, True, self.strict)
+            if alloc is not None:
+                a_white, exceptions = alloc
+                d = abs(a.score - b.score)
+                pen = exceptions * P_EXCEPTION + P_SCORE * (d * d + d)
+                for x, white in ((a, a_white), (b, not a_white)):
+                    if x.ci.pref is not None and (x.ci.pref == WHITE) != white:
+                        pen += P_STRONG if x.ci.strength >= STRONG else P_MILD
+                if d:
+                    hi, lo = (a, b) if a.score > b.score else (b, a)
+                    if hi.last_float == "down":
+                        pen += P_REFLOAT
+                    if lo.last_float == "up":
+                        pen += P_REFLOAT
+                result = (pen, a_white)
+        self.cache[key] = result
+        return result
+
+    def legal(self, a: _W, b: _W) -> bool:
+        if b.id in a.met:
+            return False
+        if not self.strict:
+            return True
+        return (a.ci.can_white and b.ci.can_black) or (a.ci.can_black and b.ci.can_white)
+
+    def kind(self, w: _W) -> int:
+        return w.kind if self.strict else 0
+
+    def completable(self, players: Sequence[_W]) -> bool:
+        return can_pair_all(players, self.legal, self.kind)
+
+    # -- brackets -------------------------------------------------------------------------
+    def weight_fn(self, mdps: Sequence[_W], residents: Sequence[_W], bracket_score: int | None):
+        """Edge weight for a bracket: MDPs (floaters from above) meet the top residents;
+        residents follow the top-half / bottom-half order; leaving someone unpaired costs
+        its bonus (MDPs most, then players who floated down last round, then by rank)."""
+        pos: dict[int, tuple[bool, int]] = {}
+        for i, w in enumerate(mdps):
+            pos[w.id] = (True, i)
+        for i, w in enumerate(residents):
+            pos[w.id] = (False, i)
+        half = len(residents) // 2
+        size = len(residents)
+        bonus: dict[int, int] = {}
+        for w in mdps:
+            diff = w.score - (bracket_score if bracket_score is not None else w.score)
+            bonus[w.id] = P_SCORE * (4 * diff + 2)
+        for i, w in enumerate(residents):
+            bonus[w.id] = (2 * P_REFLOAT if w.last_float == "down" else 0) + (size - i) * P_ORDER
+
+        def weight(a: _W, b: _W) -> int | None:
+            cost = self.pair_cost(a, b)
+            if cost is None:
+                return None
+            ma, ia = pos[a.id]
+            mb, ib = pos[b.id]
+            if not ma and not mb:
+                dev = abs(abs(ib - ia) - half)
+            elif ma and mb:
+                dev = half
+            else:
+                dev = ib if ma else ia
+                dev += ia if ma else ib
+            return BASE - cost[0] - min(dev, ORDER_CAP) * P_ORDER + bonus[a.id] + bonus[b.id]
+
+        return weight
+
+    def solve_bracket(
+        self,
+        mdps: list[_W],
+        residents: list[_W],
+        bracket_score: int | None,
+        must_all: bool,
+    ) -> tuple[list[tuple[_W, _W]], list[_W]]:
+        """Pair as many as possible; returns (pairs, players left to float down)."""
+        if len(mdps) + len(residents) <= SMALL_BRACKET:
+            weight = self.weight_fn(mdps, residents, bracket_score)
+            return exact_matching(mdps + residents, weight)
+        pairs: list[tuple[_W, _W]] = []
+        homogeneous = list(residents)
+        if mdps:
+            window = residents[: 2 * len(mdps) + 6]
+            weight = self.weight_fn(mdps, window, bracket_score)
+            mdp_ids = {w.id for w in mdps}
+
+            def mdp_weight(a: _W, b: _W) -> int | None:
+                if a.id not in mdp_ids and b.id not in mdp_ids:
+                    return None
+                return weight(a, b)
+
+            got, unmatched = exact_matching(mdps + window, mdp_weight)
+            pairs.extend(got)
+            used = {w.id for pq in got for w in pq}
+            homogeneous = [w for w in mdps if w.id not in used] + [
+                w for w in residents if w.id not in used
+            ]
+        floaters: list[_W] = []
+        if len(homogeneous) % 2 and not must_all:
+            pick = next(
+                (w for w in reversed(homogeneous) if w.last_float != "down"), homogeneous[-1]
+            )
+            homogeneous.remove(pick)
+            floaters.append(pick)
+        got, left = self.chunked(homogeneous)
+        pairs.extend(got)
+        if left:
+            # Dissolve the last pairs and match them again with the leftovers, exactly.
+            tail = pairs[-CHUNK:]
+            del pairs[-CHUNK:]
+            nodes = sorted(left + [w for pq in tail for w in pq], key=lambda w: w.rank)
+            weight = self.weight_fn([], nodes, bracket_score)
+            got, left = exact_matching(nodes, weight)
+            pairs.extend(got)
+            floaters.extend(left)
+        return pairs, sorted(floaters, key=lambda w: w.rank)
+
+    def chunked(self, players: list[_W]) -> tuple[list[tuple[_W, _W]], list[_W]]:
+        """Top half against bottom half, CHUNK pairs at a time, each chunk matched exactly
+        (or taken as is when the ideal pairing there costs nothing)."""
+        half = len(players) // 2
+        top, bottom = players[:half], players[half:]
+        weight = self.weight_fn([], players, None)
+        pairs: list[tuple[_W, _W]] = []
+        carry: list[_W] = []
+        for start in range(0, half, CHUNK):
+            s1, s2 = top[start : start + CHUNK], bottom[start : start + CHUNK]
+            if start + CHUNK >= half:
+                s2 = bottom[start:]
+            if not carry and len(s1) == len(s2):
+                ideal = [self.pair_cost(a, b) for a, b in zip(s1, s2, strict=True)]
+                if all(c is not None and c[0] == 0 for c in ideal):
+                    pairs.extend(zip(s1, s2, strict=True))
+                    continue
+            got, carry = exact_matching(carry + s1 + s2, weight)
+            pairs.extend(got)
+        return pairs, carry
+
+
+def _rank_players(players: list[PlayerState], round_number: int, lot_seed: str | None):
+    if round_number == 1 and lot_seed:
+        order = sorted(players, key=lambda p: p.pairing_number)
+        random.Random(lot_seed).shuffle(order)
+        order.sort(key=lambda p: -p.score)  # stable: lot within score (late scores are 0)
+        return order
+    return sorted(players, key=lambda p: (-p.score, -(p.rating or 0), p.pairing_number))
+
+
+def pair_swiss(
+    players: list[PlayerState], round_number: int, *, lot_seed: str | None = None
+) -> PairingResult:
+    """Pair one Swiss round. Raises PairingError when no pairing without a rematch exists."""
+    started = time.perf_counter()
+    ids = [p.id for p in players]
+    if len(set(ids)) != len(ids):
+        raise PairingError("a player appears twice in the list to pair")
+    warnings: list[str] = []
+    requested = [p for p in players if p.active and p.bye_requested]
+    to_pair = [p for p in players if p.active and not p.bye_requested]
+    ranked = _rank_players(to_pair, round_number, lot_seed)
+    work = [_W(p, i) for i, p in enumerate(ranked)]
+    initial = WHITE
+    if lot_seed:
+        initial = random.Random(f"{lot_seed}/colour").choice((WHITE, BLACK))
+
+    outcome = None
+    for strict in (True, False):
+        pairer = _Pairer(strict)
+        outcome = _pair_all(pairer, work, warnings)
+        if outcome is not None:
+            break
+    if outcome is None:
+        raise PairingError(
+            f"round {round_number}: the {len(work)} players to pair cannot all be paired "
+            "without a rematch (every possible pairing repeats a game)"
+        )
+    pairs, bye, merges = outcome
+    if not strict:
+        warnings.append(
+            "no pairing holds every colour rule: colour exceptions were unavoidable and kept "
+            "as few as possible"
+        )
+    boards, stats = _make_boards(pairer, pairs, bye, requested, initial)
+    stats.update(
+        {
+            "mode": "strict" if strict else "colour exceptions allowed",
+            "merged_brackets": merges,
+            "players": len(work),
+            "seconds": round(time.perf_counter() - started, 4),
+        }
+    )
+    return PairingResult(boards=boards, warnings=warnings, stats=stats)
+
+
+def _pair_all(pairer: _Pairer, work: list[_W], warnings: list[str]):
+    """(pairs, bye player or None, merges), or None when no pairing exists in this mode."""
+    bye = None
+    players = work
+    if len(work) % 2:
+        bye = _choose_bye(pairer, work, warnings)
+        if bye is None:
+            return None
+        players = [w for w in work if w is not bye]
+    elif not pairer.completable(work):
+        return None
+    scores = sorted({w.score for w in players}, reverse=True)
+    groups: dict[int, list[_W]] = {s: [] for s in scores}
+    for w in players:
+        groups[w.score].append(w)
+    pairs: list[tuple[_W, _W]] = []
+    carry: list[_W] = []
+    merged = False
+    merges = 0
+    below = len(players)
+    for gi, s in enumerate(scores):
+        residents = groups[s]
+        below -= len(residents)
+        rest = [w for t in scores[gi + 1 :] for w in groups[t]]
+        if len(carry) + len(residents) + below <= EXACT_ALL:
+            nodes = sorted(carry + residents + rest, key=lambda w: w.rank)
+            got, left = exact_matching(nodes, pairer.weight_fn([], nodes, None))
+            if left:
+                return None
+            pairs.extend(got)
+            return pairs, bye, merges
+        last = not rest
+        if merged:
+            mdps, res = [], sorted(carry + residents, key=lambda w: w.rank)
+        else:
+            mdps, res = carry, residents
+        got, floaters = pairer.solve_bracket(mdps, res, s, must_all=last)
+        if last:
+            if floaters:
+                nodes = sorted(carry + residents, key=lambda w: w.rank)
+                got, left = exact_matching(nodes, pairer.weight_fn([], nodes, None))
+                if left:
+                    return None
+            pairs.extend(got)
+            return pairs, bye, merges
+        if pairer.completable(floaters + rest):
+            pairs.extend(got)
+            carry, merged = floaters, False
+        else:
+            carry, merged = sorted(carry + residents, key=lambda w: w.rank), True
+            merges += 1
+    return pairs, bye, merges
+
+
+def _choose_bye(pairer: _Pairer, work: list[_W], warnings: list[str]) -> _W | None:
+    """The lowest-ranked player of the lowest score group without a bye, such that the
+    others can all be paired; if everyone had one, the lowest-ranked possible (warned)."""
+    candidates = sorted(work, key=lambda w: (w.score, -w.rank))
+    for allow_second in (False, True):
+        for w in candidates:
+            if w.p.had_bye and not allow_second:
+                continue
+            if pairer.completable([x for x in work if x is not w]):
+                if allow_second:
+                    warnings.append(
+                        f"no. {w.p.pairing_number} gets a second bye: no player without a bye "
+                        "could take it and leave the others pairable"
+                    )
+                return w
+    return None
+
+
+def _side(w: _W, colour: str | None, other: _W | None) -> dict:
+    fl = None
+    if other is not None and other.score != w.score:
+        fl = "down" if w.score > other.score else "up"
+    met = True
+    if colour is not None and w.ci.pref is not None:
+        met = w.ci.pref == colour
+    return {
+        "score": w.score,
+        "group": min(w.score, other.score) if other is not None else w.score,
+        "float": fl,
+        "colour_preference": w.ci.pref,
+        "preference_met": met,
+        "pairing_number": w.p.pairing_number,
+    }
+
+
+def _colour_phrase(w: _W, colour: str) -> str:
+    name = {WHITE: "white", BLACK: "black"}
+    no = w.p.pairing_number
+    if w.ci.pref is None:
+        return f"no. {no} had no colour preference and got {name[colour]}"
+    got = "got it" if w.ci.pref == colour else f"got {name[colour]}"
+    return f"no. {no} had {STRENGTH_NAMES[w.ci.strength]} preference for {name[w.ci.pref]}, {got}"
+
+
+def _make_boards(pairer: _Pairer, pairs, bye, requested, initial: str):
+    ordered = sorted(
+        pairs,
+        key=lambda pq: (
+            -max(pq[0].score, pq[1].score),
+            -min(pq[0].score, pq[1].score),
+            min(pq[0].rank, pq[1].rank),
+        ),
+    )
+    boards: list[Board] = []
+    floats = exceptions = unmet = 0
+    for number, (a, b) in enumerate(ordered, start=1):
+        hi, lo = (a, b) if a.rank < b.rank else (b, a)
+        cost = pairer.pair_cost(hi, lo)
+        assert cost is not None  # the matching only uses allowed pairs
+        hi_white = cost[1]
+        if hi.ci.pref is None and lo.ci.pref is None:
+            # No history: the initial colour (white, or drawn by lot) on odd boards.
+            hi_white = (initial == WHITE) == (number % 2 == 1)
+        white, black = (hi, lo) if hi_white else (lo, hi)
+        exc = len(breaks_rules(white.p.colours, WHITE)) + len(breaks_rules(black.p.colours, BLACK))
+        exceptions += exc
+        note = {"white": _side(white, WHITE, black), "black": _side(black, BLACK, white)}
+        unmet += (not note["white"]["preference_met"]) + (not note["black"]["preference_met"])
+        group = min(white.score, black.score)
+        if white.score != black.score:
+            floats += 1
+            up, down = (white, black) if white.score < black.score else (black, white)
+            head = (
+                f"Score group {group}: no. {down.p.pairing_number} ({down.score}) floats down "
+                f"to meet no. {up.p.pairing_number} ({up.score})"
+            )
+        else:
+            head = (
+                f"Score group {group}: no. {white.p.pairing_number} v "
+                f"no. {black.p.pairing_number}, both on {group}"
+            )
+        colour_text = "; ".join((_colour_phrase(white, WHITE), _colour_phrase(black, BLACK)))
+        note["reason"] = f"{head}. Colours: {colour_text}."
+        if exc:
+            note["reason"] += " Colour rule exception: no pairing without one exists."
+            note["colour_exception"] = True
+        boards.append(Board(number, white.id, black.id, note))
+    if bye is not None:
+        note = {
+            "white": _side(bye, None, None),
+            "black": None,
+            "bye": "pairing",
+            "reason": (
+                f"Bye: no. {bye.p.pairing_number} ({bye.score}) is the lowest-ranked player of "
+                "the lowest score group who has not had a bye and whose bye leaves the others "
+                "pairable."
+            ),
+        }
+        boards.append(Board(len(boards) + 1, bye.id, None, note))
+    for p in sorted(requested, key=lambda p: p.pairing_number):
+        note = {
+            "white": {
+                "score": p.score,
+                "group": p.score,
+                "float": None,
+                "colour_preference": None,
+                "preference_met": True,
+                "pairing_number": p.pairing_number,
+            },
+            "black": None,
+            "bye": "requested",
+            "reason": f"Requested bye: no. {p.pairing_number} asked not to be paired this round.",
+        }
+        boards.append(Board(len(boards) + 1, p.id, None, note))
+    stats = {
+        "boards": len(ordered),
+        "floats": floats,
+        "colour_exceptions": exceptions,
+        "preferences_unmet": unmet,
+    }
+    return boards, stats
