@@ -128,7 +128,7 @@ def enter_results(request, slug: str, number: int):
             else:
                 messages.info(request, "No result changed.")
             return redirect("events:enter_results", event.slug, number)
-    by_board = {row.board: row for row in pages.board_rows(rnd)}
+    by_board = {row.board: row for row in pages.board_lines(rnd)}
     rows = [(form, by_board[form.game.board]) for form in forms]
     byes = [g for g in games if g.black_id is None]
     return render(
@@ -202,7 +202,7 @@ def edit_pairing(request, slug: str, number: int):
                         messages.warning(request, warning)
                     return redirect("events:edit_pairing", event.slug, number)
     context = _context(
-        request, event, round=rnd, board_rows=pages.board_rows(rnd), swap=swap, setb=setb
+        request, event, round=rnd, board_rows=pages.board_lines(rnd), swap=swap, setb=setb
     )
     return render(request, "events/manage/pairing.html", context)
 

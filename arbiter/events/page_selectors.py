@@ -1,39 +1,21 @@
 """Reads shaped for the web pages: the sheets pinned on a playing hall's wall.
 
-The general reads (visible events, standings, crosstable, player card) are in selectors.py;
-this module adds what only the pages need: visibility of an event and its rounds for one
-user, pairings by board and alphabetically with the score each player brings to the board,
-the event's information block, and a player's card within one event.
+The reads themselves are in selectors/ (visible events and rounds, pairings, standings,
+crosstable, player card); this module only adds what the pages need on top: an event found
+by its slug for one user, the information block in words, the tie-break cells with their
+explanations, the wallchart in starting-number order, and a player's card within one event
+with the running score.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from django.db.models import Q
+from dataclasses import dataclass
 
 from arbiter.errors import NotFound
-from arbiter.events.models import Entry, Event, Player, Round
-from arbiter.events.permissions import can_view, is_arbiter
+from arbiter.events import selectors
+from arbiter.events.models import Entry, Event, Round
+from arbiter.events.permissions import can_view
 from arbiter.games.models import Game
-
-# ---------------------------------------------------------------------------------------
-# Scoring (FMJD 7: win 2, draw 1, loss 0; byes and forfeits as the event sets them)
-
-
-def points_for(event: Event, result: str) -> tuple[int | None, int | None]:
-    """Points (white, black) that `result` gives under the event's scoring; None = not played."""
-    table = {
-        Game.Result.WHITE_WINS: (event.points_win, event.points_loss),
-        Game.Result.DRAW: (event.points_draw, event.points_draw),
-        Game.Result.BLACK_WINS: (event.points_loss, event.points_win),
-        Game.Result.WHITE_FORFEIT_WIN: (event.points_forfeit_win, 0),
-        Game.Result.BLACK_FORFEIT_WIN: (0, event.points_forfeit_win),
-        Game.Result.DOUBLE_FORFEIT: (0, 0),
-        Game.Result.BYE: (event.points_bye, None),
-    }
-    return table.get(result, (None, None))
-
 
 # ---------------------------------------------------------------------------------------
 # Visibility
@@ -51,11 +33,7 @@ def event_for(user, slug: str) -> Event:
 
 
 def visible_rounds(user, event: Event) -> list[Round]:
-    """Rounds the user may see: published and finished ones; drafts too for arbiters."""
-    rounds = event.round_set.order_by("number")
-    if not is_arbiter(user, event):
-        rounds = rounds.exclude(status=Round.Status.DRAFT)
-    return list(rounds)
+    return list(selectors.visible_rounds(event, user))
 
 
 def round_for(user, event: Event, number: int) -> Round:
@@ -66,16 +44,26 @@ def round_for(user, event: Event, number: int) -> Round:
 
 
 def last_round_with_results(rounds: list[Round]) -> int | None:
-    """The highest round number whose games have at least one result, among `rounds`."""
-    numbers = [r.number for r in rounds]
-    last = (
+    """The highest round number, among `rounds`, with at least one result entered."""
+    return (
         Game.objects.filter(round__in=rounds)
         .exclude(result=Game.Result.PENDING)
         .order_by("-round__number")
         .values_list("round__number", flat=True)
         .first()
     )
-    return last if last in numbers else None
+
+
+def rounds_with_results(rounds: list[Round]) -> list[Round]:
+    last = last_round_with_results(rounds)
+    return [r for r in rounds if last is not None and r.number <= last]
+
+
+def entry_for(event: Event, number: int) -> Entry:
+    entry = event.entries.select_related("player").filter(pairing_number=number).first()
+    if entry is None:
+        raise NotFound(f"no player number {number} in '{event}'")
+    return entry
 
 
 # ---------------------------------------------------------------------------------------
@@ -92,16 +80,7 @@ class EventInfo:
     flag_policy: str
 
 
-def tiebreak_descriptions() -> dict[str, str]:
-    try:
-        from arbiter.events.tiebreaks import TIEBREAKS
-    except ImportError:  # the pairing branch not merged yet: show the codes
-        return {}
-    return dict(TIEBREAKS)
-
-
 def event_info(event: Event) -> EventInfo:
-    names = tiebreak_descriptions()
     return EventInfo(
         system=event.get_system_display(),
         rounds=event.rounds,
@@ -113,7 +92,7 @@ def event_info(event: Event) -> EventInfo:
             ("Bye", event.points_bye),
             ("Win by forfeit", event.points_forfeit_win),
         ],
-        tiebreaks=[(code, names.get(code, code.replace("_", " "))) for code in event.tiebreaks],
+        tiebreaks=selectors.tiebreak_columns(event),
         flag_policy=event.get_flag_policy_display(),
     )
 
@@ -126,18 +105,18 @@ def describe_time_control(tag: str) -> str:
         try:
             if "/" in period:
                 seconds, moves = period.split("/")
-                parts.append(f"{_minutes(seconds)} for {int(moves)} moves")
+                parts.append(f"{_duration(seconds)} for {int(moves)} moves")
             elif "+" in period:
                 seconds, increment = period.split("+")
-                parts.append(f"{_minutes(seconds)} + {int(increment)} s per move")
+                parts.append(f"{_duration(seconds)} + {int(increment)} s per move")
             else:
-                parts.append(f"{_minutes(period)} for the rest of the game")
+                parts.append(f"{_duration(period)} for the rest of the game")
         except ValueError:
             return tag
     return ", then ".join(parts) if parts else tag
 
 
-def _minutes(seconds: str) -> str:
+def _duration(seconds: str) -> str:
     value = int(seconds)
     return f"{value // 60} min" if value % 60 == 0 else f"{value} s"
 
@@ -146,376 +125,33 @@ def _minutes(seconds: str) -> str:
 # Pairings
 
 
-@dataclass
-class Seat:
-    player: Player
-    number: int | None  # pairing number in the event
-    score: int  # points before this round
-    points: int | None = None  # points from this game (None: not played yet)
+def board_lines(rnd: Round) -> list[selectors.BoardLine]:
+    return selectors.round_pairings(rnd, order="board")
 
 
 @dataclass
-class BoardRow:
-    game: Game
-    board: int
-    white: Seat
-    black: Seat | None  # None: a bye
-    result: str
-    result_label: str
+class NameLine:
+    """A line of the by-name list: the selector's PlayerLine and the opponent's number."""
 
-
-@dataclass
-class AlphaRow:
-    player: Player
-    number: int | None
-    score: int
-    board: int
-    colour: str  # "white", "black" or "bye"
-    opponent: Player | None
+    line: selectors.PlayerLine
     opponent_number: int | None
 
 
-def entries_by_player(event: Event) -> dict[int, Entry]:
-    return {e.player_id: e for e in event.entries.select_related("player")}
-
-
-def scores_before(event: Event, round_number: int) -> dict[int, int]:
-    """Points of every player from the rounds before `round_number` (published ones only)."""
-    totals: dict[int, int] = {}
-    games = Game.objects.filter(round__event=event, round__number__lt=round_number).exclude(
-        round__status=Round.Status.DRAFT
-    )
-    for white_id, black_id, result in games.values_list("white_id", "black_id", "result"):
-        white_points, black_points = points_for(event, result)
-        if white_id and white_points is not None:
-            totals[white_id] = totals.get(white_id, 0) + white_points
-        if black_id and black_points is not None:
-            totals[black_id] = totals.get(black_id, 0) + black_points
-    return totals
-
-
-def board_rows(rnd: Round) -> list[BoardRow]:
-    """The round's pairings in board order, each side with its score before the round."""
-    event = rnd.event
-    numbers = {e.player_id: e.pairing_number for e in event.entries.all()}
-    before = scores_before(event, rnd.number)
-    rows = []
-    games = rnd.games.select_related("white", "black").order_by("board")
-    for game in games:
-        white_points, black_points = points_for(event, game.result)
-        white = Seat(
-            game.white, numbers.get(game.white_id), before.get(game.white_id, 0), white_points
-        )
-        black = None
-        if game.black is not None:
-            black = Seat(
-                game.black, numbers.get(game.black_id), before.get(game.black_id, 0), black_points
-            )
-        rows.append(
-            BoardRow(
-                game=game,
-                board=game.board,
-                white=white,
-                black=black,
-                result=game.result,
-                result_label=_result_label(game.result),
-            )
-        )
-    return rows
-
-
-def _result_label(result: str) -> str:
-    return {"": "", "bye": "bye"}.get(result, result)
-
-
-def alpha_rows(rnd: Round) -> list[AlphaRow]:
-    """Every paired player in alphabetical order, with their board, colour and opponent:
-    the list a player looks for their name on."""
-    rows = []
-    for row in board_rows(rnd):
-        if row.black is None:
-            rows.append(
-                AlphaRow(
-                    row.white.player,
-                    row.white.number,
-                    row.white.score,
-                    row.board,
-                    "bye",
-                    None,
-                    None,
-                )
-            )
-            continue
-        rows.append(
-            AlphaRow(
-                row.white.player,
-                row.white.number,
-                row.white.score,
-                row.board,
-                "white",
-                row.black.player,
-                row.black.number,
-            )
-        )
-        rows.append(
-            AlphaRow(
-                row.black.player,
-                row.black.number,
-                row.black.score,
-                row.board,
-                "black",
-                row.white.player,
-                row.white.number,
-            )
-        )
-    rows.sort(key=lambda r: (r.player.surname.casefold(), r.player.given_name.casefold()))
-    return rows
-
-
-def unpaired_entries(rnd: Round) -> list[Entry]:
-    """Entries of the event not seated in this round (absent, withdrawn, late)."""
-    seated = set(rnd.games.values_list("white_id", flat=True)) | set(
-        rnd.games.values_list("black_id", flat=True)
-    )
+def player_lines(rnd: Round) -> list[NameLine]:
+    """Every player of the event by name; those not paired carry the reason."""
+    numbers = dict(rnd.event.entries.values_list("player_id", "pairing_number"))
     return [
-        e
-        for e in rnd.event.entries.select_related("player").order_by(
-            "player__surname", "player__given_name"
-        )
-        if e.player_id not in seated
+        NameLine(line, numbers.get(line.opponent.pk) if line.opponent else None)
+        for line in selectors.round_pairings(rnd, order="alpha")
     ]
 
 
-# ---------------------------------------------------------------------------------------
-# A player's card within one event
-
-
-@dataclass
-class CardGame:
-    round: int
-    board: int
-    colour: str  # "white", "black", "bye"
-    opponent: Player | None
-    opponent_number: int | None
-    result: str  # as written, e.g. "2-0"
-    points: int | None  # for this player
-    running: int  # points after this round
-    game: Game
-
-
-@dataclass
-class PlayerCard:
-    entry: Entry
-    games: list[CardGame] = field(default_factory=list)
-
-    @property
-    def points(self) -> int:
-        return self.games[-1].running if self.games else 0
-
-
-def entry_for(event: Event, number: int) -> Entry:
-    entry = event.entries.select_related("player").filter(pairing_number=number).first()
-    if entry is None:
-        raise NotFound(f"no player number {number} in '{event}'")
-    return entry
-
-
-def event_player_card(user, event: Event, entry: Entry) -> PlayerCard:
-    rounds = visible_rounds(user, event)
-    numbers = {e.player_id: e.pairing_number for e in event.entries.all()}
-    games = (
-        Game.objects.filter(round__in=rounds)
-        .filter(Q(white_id=entry.player_id) | Q(black_id=entry.player_id))
-        .select_related("white", "black", "round")
-        .order_by("round__number")
-    )
-    card = PlayerCard(entry=entry)
-    running = 0
-    for game in games:
-        white_points, black_points = points_for(event, game.result)
-        if game.black_id is None:
-            colour, opponent, points = "bye", None, white_points
-        elif game.white_id == entry.player_id:
-            colour, opponent, points = "white", game.black, white_points
-        else:
-            colour, opponent, points = "black", game.white, black_points
-        running += points or 0
-        card.games.append(
-            CardGame(
-                round=game.round.number,
-                board=game.board,
-                colour=colour,
-                opponent=opponent,
-                opponent_number=numbers.get(opponent.pk) if opponent else None,
-                result=game.result,
-                points=points,
-                running=running,
-                game=game,
-            )
-        )
-    return card
+def not_paired(rnd: Round) -> list[selectors.PlayerLine]:
+    return [line for line in selectors.round_pairings(rnd, order="alpha") if line.board is None]
 
 
 # ---------------------------------------------------------------------------------------
-# Crosstables
-
-
-@dataclass
-class WallCell:
-    round: int
-    opponent_number: int | None  # None: bye or not paired
-    colour: str  # "w", "b" or "" (bye, absent)
-    mark: str  # points scored, "+" / "-" for forfeits, "" not played yet
-
-
-@dataclass
-class WallRow:
-    entry: Entry
-    points: int
-    rank: str
-    cells: list[WallCell]
-
-
-@dataclass
-class GridRow:
-    entry: Entry
-    points: int
-    rank: str
-    cells: list[list[str]]  # one list per opponent column: the marks, one per cycle
-
-
-def _mark(event: Event, result: str, side: str) -> str:
-    if result in ("", None):
-        return ""
-    if result == Game.Result.BYE:
-        return "bye"
-    if result in (Game.Result.WHITE_FORFEIT_WIN, Game.Result.BLACK_FORFEIT_WIN):
-        won = (result == Game.Result.WHITE_FORFEIT_WIN) == (side == "white")
-        return "+" if won else "-"
-    if result == Game.Result.DOUBLE_FORFEIT:
-        return "-"
-    white_points, black_points = points_for(event, result)
-    return str(white_points if side == "white" else black_points)
-
-
-def _games_of(user, event: Event):
-    rounds = visible_rounds(user, event)
-    return list(
-        Game.objects.filter(round__in=rounds)
-        .select_related("round")
-        .order_by("round__number", "board")
-    ), [r.number for r in rounds]
-
-
-def wallchart(user, event: Event, ranks: dict[int, str], points: dict[int, int]) -> list[WallRow]:
-    """Swiss wallchart: per player (starting number order), per round the opponent's number,
-    the colour and the points scored (the layout of FMJD/FIDE tournament reports)."""
-    entries = list(event.entries.select_related("player").order_by("pairing_number"))
-    numbers = {e.player_id: e.pairing_number for e in entries}
-    games, round_numbers = _games_of(user, event)
-    cells: dict[tuple[int, int], WallCell] = {}
-    for game in games:
-        n = game.round.number
-        if game.white_id:
-            cells[(game.white_id, n)] = WallCell(
-                n,
-                numbers.get(game.black_id),
-                "w" if game.black_id else "",
-                _mark(event, game.result, "white"),
-            )
-        if game.black_id:
-            cells[(game.black_id, n)] = WallCell(
-                n, numbers.get(game.white_id), "b", _mark(event, game.result, "black")
-            )
-    return [
-        WallRow(
-            entry=e,
-            points=points.get(e.player_id, 0),
-            rank=ranks.get(e.player_id, ""),
-            cells=[cells.get((e.player_id, n), WallCell(n, None, "", "")) for n in round_numbers],
-        )
-        for e in entries
-    ]
-
-
-def round_robin_grid(
-    user, event: Event, ranks: dict[int, str], points: dict[int, int]
-) -> list[GridRow]:
-    """Round robin crosstable: row player's points against each column player, one mark per
-    cycle (two in a double round robin); the diagonal is empty."""
-    entries = list(event.entries.select_related("player").order_by("pairing_number"))
-    index = {e.player_id: i for i, e in enumerate(entries)}
-    marks: dict[tuple[int, int], list[str]] = {}
-    games, _ = _games_of(user, event)
-    for game in games:
-        if not (game.white_id and game.black_id):
-            continue
-        w, b = index.get(game.white_id), index.get(game.black_id)
-        if w is None or b is None:
-            continue
-        marks.setdefault((w, b), []).append(_mark(event, game.result, "white"))
-        marks.setdefault((b, w), []).append(_mark(event, game.result, "black"))
-    return [
-        GridRow(
-            entry=e,
-            points=points.get(e.player_id, 0),
-            rank=ranks.get(e.player_id, ""),
-            cells=[marks.get((i, j), []) if i != j else ["×"] for j in range(len(entries))],
-        )
-        for i, e in enumerate(entries)
-    ]
-
-
-# ---------------------------------------------------------------------------------------
-# Standings (TEMPORARY: points only, until selectors.standings is merged)
-
-
-@dataclass
-class _Row:
-    rank: int
-    shared_rank: str
-    player_id: int
-    points: int
-    games_played: int
-    values: dict
-    explain: dict
-    player: Player | None = None
-
-
-def standings_rows(event: Event, after_round: int | None = None) -> list:
-    entries = entries_by_player(event)
-    limit = (after_round or 10_000) + 1
-    totals = scores_before(event, limit)
-    played: dict[int, int] = {}
-    for w, b, r in (
-        Game.objects.filter(round__event=event, round__number__lt=limit)
-        .exclude(result="")
-        .values_list("white_id", "black_id", "result")
-    ):
-        for pid in (w, b):
-            if pid:
-                played[pid] = played.get(pid, 0) + 1
-    order = sorted(entries, key=lambda pid: -totals.get(pid, 0))
-    rows = []
-    for i, pid in enumerate(order, start=1):
-        rows.append(
-            _Row(
-                i, str(i), pid, totals.get(pid, 0), played.get(pid, 0), {}, {}, entries[pid].player
-            )
-        )
-    return rows
-
-
-def visible_events_for(user):
-    """TEMPORARY until selectors.visible_events is merged."""
-    from arbiter.events.permissions import _authenticated
-
-    events = Event.objects.order_by("-start_date", "name")
-    if not _authenticated(user):
-        return events.filter(published=True)
-    if user.is_superuser:
-        return events
-    return events.filter(Q(published=True) | Q(organizer=user) | Q(arbiters=user)).distinct()
+# Standings
 
 
 @dataclass
@@ -527,14 +163,9 @@ class TiebreakCell:
 
 
 @dataclass
-class StandingLine:
-    row: object  # the StandingRow
-    entry: Entry
-    player: Player
+class StandingRow:
+    line: selectors.StandingLine
     tiebreak_cells: list[TiebreakCell]
-
-    def __getattr__(self, name):  # rank, shared_rank, points, games_played ... of the row
-        return getattr(self.row, name)
 
 
 def format_value(value) -> str:
@@ -545,22 +176,97 @@ def format_value(value) -> str:
     return str(value)
 
 
-def standing_lines(event: Event, after_round: int | None) -> list[StandingLine]:
-    """Standings rows with each player's entry, and one cell per tie-break in the event's order
-    holding the value and the lines that explain it."""
-    entries = entries_by_player(event)
-    names = tiebreak_descriptions()
-    lines = []
-    for row in standings_rows(event, after_round=after_round):
-        entry = entries[row.player_id]
-        cells = [
-            TiebreakCell(
-                code=code,
-                text=names.get(code, code.replace("_", " ")),
-                value=format_value(row.values.get(code)),
-                explain=list(row.explain.get(code, [])),
+def standing_rows(event: Event, after_round: int | None) -> list[StandingRow]:
+    """The standings after `after_round`, with one cell per tie-break in the event's order
+    holding the value and the lines that explain how it was computed."""
+    columns = selectors.tiebreak_columns(event)
+    return [
+        StandingRow(
+            line=line,
+            tiebreak_cells=[
+                TiebreakCell(
+                    code=code,
+                    text=text,
+                    value=format_value(line.values.get(code)),
+                    explain=list(line.explain.get(code, [])),
+                )
+                for code, text in columns
+            ],
+        )
+        for line in selectors.standings(event, after_round=after_round)
+    ]
+
+
+# ---------------------------------------------------------------------------------------
+# Crosstable
+
+
+def crosstable(event: Event) -> dict:
+    """selectors.crosstable, with a wallchart's rows in starting-number order (the chart on
+    the wall, where opponents are found by their number); a grid stays in ranking order.
+    Each row gets its `player` (for names written as on the other pages)."""
+    table = selectors.crosstable(event)
+    players = {e.player_id: e.player for e in event.entries.select_related("player")}
+    for row in table["rows"]:
+        row["player"] = players.get(row["player_id"])
+    if table["kind"] == "wallchart":
+        table["rows"] = sorted(table["rows"], key=lambda row: row["no"])
+    return table
+
+
+# ---------------------------------------------------------------------------------------
+# A player's card within one event
+
+
+@dataclass
+class CardGame:
+    round: int
+    board: int
+    colour: str | None  # "W", "B"; None for a bye
+    opponent: object | None
+    opponent_number: int | None
+    result: str
+    points: int | None
+    running: int
+
+
+@dataclass
+class PlayerCard:
+    entry: Entry
+    points: int
+    shared_rank: str
+    games: list[CardGame]
+    other_events: list[dict]
+
+
+def event_player_card(user, event: Event, entry: Entry) -> PlayerCard:
+    """The player's games in this event (published rounds) with the running score, their
+    place, and the other events they play in that the reader may see."""
+    card = selectors.player_card(entry.player, user=user)
+    numbers = dict(event.entries.values_list("player_id", "pairing_number"))
+    games, running = [], 0
+    for g in card["games"]:
+        if g["event"].pk != event.pk:
+            continue
+        running += g["points"] or 0
+        opponent = g["opponent"]
+        games.append(
+            CardGame(
+                round=g["round"],
+                board=g["board"],
+                colour=g["colour"],
+                opponent=opponent,
+                opponent_number=numbers.get(opponent.pk) if opponent else None,
+                result=g["result"],
+                points=g["points"],
+                running=running,
             )
-            for code in event.tiebreaks
-        ]
-        lines.append(StandingLine(row=row, entry=entry, player=entry.player, tiebreak_cells=cells))
-    return lines
+        )
+    here = next((e for e in card["entries"] if e["event"].pk == event.pk), None)
+    return PlayerCard(
+        entry=entry,
+        points=here["points"] if here else running,
+        shared_rank=here["shared_rank"] if here else "",
+        games=games,
+        other_events=[e for e in card["entries"] if e["event"].pk != event.pk],
+    )

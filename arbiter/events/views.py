@@ -1,6 +1,6 @@
 """Public pages of an event: information, pairings, results, standings, crosstable, cards.
 
-Thin: every read is a selector (selectors.py, page_selectors.py); domain errors become
+Thin: every read is a selector (selectors/, page_selectors.py); domain errors become
 404/403 in `domain_errors`. Drafts are visible only to their organizer and arbiters.
 """
 
@@ -64,8 +64,8 @@ def round_pairings(request, slug: str, number: int):
         request,
         event,
         round=rnd,
-        rows=pages.board_rows(rnd),
-        unpaired=pages.unpaired_entries(rnd),
+        rows=pages.board_lines(rnd),
+        unpaired=pages.not_paired(rnd),
     )
     return render(request, "events/round_pairings.html", context)
 
@@ -75,7 +75,7 @@ def round_alphabetical(request, slug: str, number: int):
     """The same pairings by player name, each with their board and colour."""
     event = pages.event_for(request.user, slug)
     rnd = pages.round_for(request.user, event, number)
-    context = _context(request, event, round=rnd, rows=pages.alpha_rows(rnd))
+    context = _context(request, event, round=rnd, rows=pages.player_lines(rnd))
     return render(request, "events/round_alphabetical.html", context)
 
 
@@ -84,7 +84,7 @@ def results(request, slug: str):
     """Every visible round's results, board by board."""
     event = pages.event_for(request.user, slug)
     context = _context(request, event, tab="results")
-    context["round_rows"] = [(rnd, pages.board_rows(rnd)) for rnd in reversed(context["rounds"])]
+    context["round_rows"] = [(rnd, pages.board_lines(rnd)) for rnd in reversed(context["rounds"])]
     return render(request, "events/results.html", context)
 
 
@@ -103,11 +103,11 @@ def standings(request, slug: str):
     event = pages.event_for(request.user, slug)
     context = _context(request, event, tab="standings")
     after = _after_round(request, context["rounds"])
-    info = pages.event_info(event)
     context.update(
         after=after,
-        info=info,
-        rows=pages.standing_lines(event, after_round=after) if after else [],
+        played_rounds=pages.rounds_with_results(context["rounds"]),
+        info=pages.event_info(event),
+        rows=pages.standing_rows(event, after_round=after) if after else [],
     )
     return render(request, "events/standings.html", context)
 
@@ -116,15 +116,7 @@ def standings(request, slug: str):
 def crosstable(request, slug: str):
     """A grid for round robins; a wallchart (opponent, colour, result per round) for Swiss."""
     event = pages.event_for(request.user, slug)
-    context = _context(request, event, tab="crosstable")
-    after = pages.last_round_with_results(context["rounds"])
-    rows = pages.standings_rows(event, after_round=after) if after else []
-    ranks = {r.player_id: r.shared_rank for r in rows}
-    points = {r.player_id: r.points for r in rows}
-    if event.system == Event.System.SWISS:
-        context["wallchart"] = pages.wallchart(request.user, event, ranks, points)
-    else:
-        context["grid"] = pages.round_robin_grid(request.user, event, ranks, points)
+    context = _context(request, event, tab="crosstable", table=pages.crosstable(event))
     return render(request, "events/crosstable.html", context)
 
 

@@ -102,7 +102,7 @@ def test_pairings_by_name_list_every_player_alphabetically_with_board_and_colour
         "NdjofangJeanMarc",
         "SchwarzmanAlexei",
     ]
-    assert "Baliakin Alexander 1 2 1 black Georgiev Alexander 2" in page
+    assert "Baliakin Alexander 1 2 1 Black Georgiev Alexander 2" in page
     assert "Schwarzman Alexei 3 1 – bye" in page
 
 
@@ -155,7 +155,7 @@ def test_crosstable_of_a_swiss_is_a_wallchart(client, swiss):
     assert "wallchart" in html
     row = re.search(r"Baliakin Alexander.*?</tr>", html, re.S).group(0)
     cells = [re.sub(r"<[^>]+>", "", c) for c in re.findall(r'<td class="cell">(.*?)</td>', row)]
-    assert cells == ["4w2", "2b2"]  # round 1: white against no. 4, won; round 2: black v. no. 2
+    assert cells == ["4w2", "2b2", ""]  # R1 white v. no. 4, won; R2 black v. no. 2; R3 draft
 
 
 def test_crosstable_of_a_round_robin_is_a_grid(client, organizer):
@@ -163,15 +163,23 @@ def test_crosstable_of_a_round_robin_is_a_grid(client, organizer):
     add_round(event, 1, [(p[0], p[3], "2-0"), (p[1], p[2], "1-1"), (p[4], None, "bye")])
     html = client.get(reverse("events:crosstable", args=[event.slug])).content.decode()
     assert "crosstable grid" in html
+    header = re.search(r"<thead>.*?</thead>", html, re.S).group(0)
+    columns = [int(n) for n in re.findall(r'<th class="num cell"[^>]*>(\d+)</th>', header)]
     row = re.search(r"Baliakin Alexander.*?</tr>", html, re.S).group(0)
     cells = re.findall(r'<td class="num cell[^"]*">(.*?)</td>', row)
-    assert cells == ["", "", "", "2", ""]  # own column empty, 2 points against no. 4
+    by_number = dict(zip(columns, cells, strict=True))
+    # 2 points against no. 4, 1 for no. 2 against no. 3; nothing yet against the others
+    assert by_number == {1: "", 2: "", 3: "", 4: "2", 5: ""}
+    assert columns[-1] == 4  # Boomstra, 0 points, last: rows and columns in ranking order
+    row = re.search(r"Georgiev Alexander.*?</tr>", html, re.S).group(0)
+    cells = re.findall(r'<td class="num cell[^"]*">(.*?)</td>', row)
+    assert dict(zip(columns, cells, strict=True))[3] == "1"
 
 
 def test_player_card_lists_games_results_and_running_score(client, swiss):
     event, _ = swiss
     page = text(client.get(reverse("events:player", args=[event.slug, 4])))
     assert "Boomstra Roel" in page
-    assert "1 1 black Baliakin Alexander 1 2-0 0 0" in page
-    assert "2 2 white Ndjofang Jean Marc 5 +/- 2 2" in page
+    assert "1 1 Black Baliakin Alexander 1 2-0 0 0" in page
+    assert "2 2 White Ndjofang Jean Marc 5 +/- 2 2" in page
     assert client.get(reverse("events:player", args=[event.slug, 99])).status_code == 404

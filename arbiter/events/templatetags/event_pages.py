@@ -2,7 +2,7 @@
 
 from django import template
 
-from arbiter.events import page_selectors as pages
+from arbiter.events import selectors
 
 register = template.Library()
 
@@ -12,7 +12,7 @@ def visible_events(context):
     """The events the visitor may see (published ones; drafts for their organizer/arbiters),
     so that any page (the home page) can list them without a view of its own."""
     request = context.get("request")
-    return pages.visible_events_for(getattr(request, "user", None))
+    return selectors.visible_events(getattr(request, "user", None)).order_by("-start_date", "name")
 
 
 @register.filter
