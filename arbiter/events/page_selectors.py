@@ -79,6 +79,31 @@ class EventInfo:
     tiebreaks: list[tuple[str, str]]  # (code, description), in order
     flag_policy: str
 
+    @property
+    def tiebreak_headers(self) -> list[tuple[str, str, str]]:
+        """(code, short column label, description) for the standings' columns."""
+        return [(code, short_label(code), text) for code, text in self.tiebreaks]
+
+
+# Column labels short enough for a standings table; the description goes in a tooltip and
+# in the footnote.
+SHORT_LABELS = {
+    "solkoff": "Solkoff",
+    "solkoff_cut1": "Solkoff −1",
+    "solkoff_median": "Median",
+    "sonneborn_berger": "S-B",
+    "wins": "Wins",
+    "direct_encounter": "Direct",
+    "higher_ranked": "v. higher",
+    "avg_rating_opponents": "Opp. rating",
+    "performance": "Perf.",
+    "progressive": "Progr.",
+}
+
+
+def short_label(code: str) -> str:
+    return SHORT_LABELS.get(code, code.replace("_", " "))
+
 
 def event_info(event: Event) -> EventInfo:
     return EventInfo(
