@@ -126,7 +126,11 @@ class AbsenceForm(forms.Form):
 class ImportPlayersForm(forms.Form):
     """CSV text pasted or uploaded; the service checks every line and imports all or none."""
 
-    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 12, "cols": 80}), required=False)
+    text = forms.CharField(
+        label="CSV text",
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 80}),
+        required=False,
+    )
     file = forms.FileField(required=False, label="or a CSV file")
 
     def clean(self):

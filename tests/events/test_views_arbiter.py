@@ -8,7 +8,13 @@ from django.urls import reverse
 from arbiter.events.models import AuditEntry, Entry, Round
 from arbiter.games.models import Game
 
-from .web_fixtures import make_user, organizer_fixture, swiss_fixture  # noqa: F401
+from .web_fixtures import (  # noqa: F401
+    add_round,
+    make_event,
+    make_user,
+    organizer_fixture,
+    swiss_fixture,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -189,3 +195,89 @@ def test_swapping_two_players_shows_the_warnings_of_the_new_pairing(client, swis
     messages = [str(m) for m in response.context["messages"]]
     assert any("pairing changed" in m for m in messages)
     assert len(messages) >= 2, messages  # the rematch warning
+
+
+def test_pair_next_round_button_pairs_a_draft_round_seen_only_by_arbiters(client, organizer):
+    event, p = make_event(organizer, slug="two-played")
+    add_round(event, 1, [(p[0], p[3], "2-0"), (p[2], p[1], "1-1"), (p[4], None, "bye")])
+    add_round(event, 2, [(p[1], p[0], "0-2"), (p[3], p[4], "1-1"), (p[2], None, "bye")])
+    client.force_login(organizer)
+    response = client.post(reverse("events:pair_next", args=[event.slug]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("events:round", args=[event.slug, 3])
+    rnd = event.round_set.get(number=3)
+    assert rnd.status == Round.Status.DRAFT
+    assert rnd.games.count() == 3  # five players: two boards and a bye
+    page = text(client.get(response["Location"]))
+    assert "draft: not published" in page
+    client.logout()
+    assert client.get(response["Location"]).status_code == 404
+
+
+def test_pairing_while_a_round_is_unfinished_is_refused_with_the_services_reason(
+    client, swiss, organizer
+):
+    event, _ = swiss  # round 3 is paired (draft), no results
+    client.force_login(organizer)
+    response = client.post(reverse("events:pair_next", args=[event.slug]), follow=True)
+    messages = [str(m) for m in response.context["messages"]]
+    assert any(m.startswith("Round not paired: ") and len(m) > 20 for m in messages), messages
+    assert event.round_set.count() == 3
+
+
+def test_results_of_a_draft_round_are_refused_and_nothing_is_saved(client, swiss, organizer):
+    event, _ = swiss
+    game = Game.objects.get(round__event=event, round__number=3, board=1)
+    client.force_login(organizer)
+    url = reverse("events:enter_results", args=[event.slug, 3])
+    response = client.post(url, _results_post(game, "2-0"))
+    assert response.status_code == 200
+    assert "Nothing was saved" in text(response)
+    assert "board 2: a game that ended by &#x27;resigned&#x27; cannot score &#x27;1-1&#x27;" in (
+        response.content.decode()
+    ) and "not published" in text(response)
+    game.refresh_from_db()
+    assert game.result == ""
+
+
+def test_results_of_several_boards_are_saved_together_or_not_at_all(client, swiss, organizer):
+    event, _ = swiss
+    rnd = event.round_set.get(number=3)
+    rnd.status = Round.Status.PUBLISHED
+    rnd.save()
+    first, second = rnd.games.get(board=1), rnd.games.get(board=2)
+    data = _results_post(first, "2-0")
+    data.update({"board-2-result": "1-1", "board-2-termination": "resigned"})  # a draw by resigning
+    client.force_login(organizer)
+    response = client.post(reverse("events:enter_results", args=[event.slug, 3]), data)
+    assert response.status_code == 200
+    assert "Nothing was saved" in text(response)
+    assert "board 2: a game that ended by &#x27;resigned&#x27; cannot score &#x27;1-1&#x27;" in (
+        response.content.decode()
+    )
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.result, second.result) == ("", "")
+
+
+def test_withdrawing_and_announcing_an_absence(client, swiss, organizer):
+    event, _ = swiss
+    event.rounds = 7
+    event.save()
+    client.force_login(organizer)
+    client.post(reverse("events:set_absent", args=[event.slug, 2]), {"rounds": "4, 5"})
+    entry = event.entries.get(pairing_number=2)
+    assert entry.absent_rounds == [4, 5]
+    response = client.post(
+        reverse("events:set_absent", args=[event.slug, 2]), {"rounds": "four"}, follow=True
+    )
+    assert any("'four' is not a round number" in str(m) for m in response.context["messages"])
+    response = client.post(
+        reverse("events:set_absent", args=[event.slug, 2]), {"rounds": "9"}, follow=True
+    )
+    assert any("9 do not exist" in str(m) for m in response.context["messages"])
+    assert event.entries.get(pairing_number=2).absent_rounds == [4, 5]
+    client.post(reverse("events:withdraw", args=[event.slug, 5]), {"reason": "ill"})
+    entry = event.entries.get(pairing_number=5)
+    assert entry.status == Entry.Status.WITHDRAWN
+    assert AuditEntry.objects.filter(event=event, reason="ill").exists()

@@ -183,3 +183,21 @@ def test_player_card_lists_games_results_and_running_score(client, swiss):
     assert "1 1 Black Baliakin Alexander 1 2-0 0 0" in page
     assert "2 2 White Ndjofang Jean Marc 5 +/- 2 2" in page
     assert client.get(reverse("events:player", args=[event.slug, 99])).status_code == 404
+
+
+def test_standings_tiebreak_values_reveal_how_they_were_computed(client, swiss):
+    event, _ = swiss
+    html = client.get(reverse("events:standings", args=[event.slug]), {"after": 2}).content
+    html = html.decode()
+    header = re.search(r"<thead>.*?</thead>", html, re.S).group(0)
+    assert header.index("Solkoff") < header.index("S-B")  # the event's order
+    row = re.search(r"Baliakin Alexander.*?</tr>", html, re.S).group(0)
+    details = re.findall(r"<details><summary>(.*?)</summary>(.*?)</details>", row, re.S)
+    assert len(details) == 2
+    (solkoff, solkoff_lines), _ = details
+    # Baliakin met Boomstra (2 points after round 2) and Georgiev (1 point)
+    assert solkoff == "3"
+    lines = re.findall(r"<li>(.*?)</li>", solkoff_lines)
+    assert any("Boomstra" in line for line in lines)
+    assert any("Georgiev" in line for line in lines)
+    assert lines[-1].endswith("3")
