@@ -5,10 +5,10 @@ from __future__ import annotations
 import csv
 import io
 
-from arbiter.events.history import event_games, game_records, player_infos, scoring_of
+from arbiter.events.history import event_games, game_records, scoring_of
 from arbiter.events.models import Event, Round
 from arbiter.events.selectors import round_pairings, standings
-from arbiter.events.trf import TrfEvent, write_trf
+from arbiter.events.trf import TrfEvent, TrfPlayer, write_trf
 
 
 def _csv(header: list[str], rows: list[list]) -> str:
@@ -31,6 +31,7 @@ def player_dict(p) -> dict | None:
         "rating": p.rating,
         "title": p.title,
         "fmjd_id": p.fmjd_id,
+        "club": p.club,
     }
 
 
@@ -150,12 +151,40 @@ def pairings_csv(round_: Round, *, order: str = "board") -> str:
 
 
 def trf(event: Event, *, after_round: int | None = None) -> str:
-    """The event's state after `after_round` (default: every paired round) as FIDE TRF."""
+    """The event's state after `after_round` (default: every paired round) as FIDE TRF-2026."""
     entries = list(event.entries.select_related("player"))
     games = [g for g in event_games(event) if after_round is None or g.round.number <= after_round]
+    arbiters = [u.get_full_name() or u.username for u in event.arbiters.order_by("pk")]
+    rounds = {r.number: r for r in event.round_set.all()}
+    trf_event = TrfEvent(
+        name=event.name,
+        city=event.place,
+        federation=event.federation,
+        start_date=event.start_date,
+        end_date=event.end_date,
+        system=event.get_system_display(),
+        chief_arbiter=arbiters[0] if arbiters else "",
+        deputy_arbiters=tuple(arbiters[1:]),
+        time_control=event.time_control,
+        rounds=event.rounds,
+        round_dates=tuple(
+            rounds[n].scheduled_start.date() if n in rounds and rounds[n].scheduled_start else None
+            for n in range(1, event.rounds + 1)
+        ),
+        tiebreaks=tuple(event.tiebreaks),
+    )
+    players = [
+        TrfPlayer(
+            id=e.player_id,
+            pairing_number=e.pairing_number,
+            name=f"{e.player.surname}, {e.player.given_name}".rstrip(", "),
+            rating=e.player.rating,
+            title=e.player.title,
+            federation=e.player.federation,
+            fmjd_id=e.player.fmjd_id,
+        )
+        for e in sorted(entries, key=lambda e: e.pairing_number)
+    ]
     return write_trf(
-        TrfEvent(name=event.name),
-        player_infos(entries),
-        game_records(games),
-        scoring_of(event),
+        trf_event, players, game_records(games), scoring_of(event), after_round=after_round
     )

@@ -236,7 +236,7 @@ class StandingOut(Schema):
     shared_rank: str
     pairing_number: int
     player: PlayerOut
-    points: int
+    points: int | float
     games_played: int
     withdrawn: bool
     tiebreaks: dict[str, Any]

@@ -4,25 +4,39 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0001_initial'),
+        ("events", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='numbering',
-            field=models.CharField(choices=[('rating', 'By rating, then name, when the event starts'), ('entry', 'As entered'), ('lot', 'By drawing of lots (pairing seed), when the event starts')], default='rating', help_text='How pairing numbers are given when the event starts.', max_length=10),
+            model_name="event",
+            name="numbering",
+            field=models.CharField(
+                choices=[
+                    ("rating", "By rating, then name, when the event starts"),
+                    ("entry", "As entered"),
+                    ("lot", "By drawing of lots (pairing seed), when the event starts"),
+                ],
+                default="rating",
+                help_text="How pairing numbers are given when the event starts.",
+                max_length=10,
+            ),
         ),
         migrations.AddField(
-            model_name='round',
-            name='stats',
-            field=models.JSONField(blank=True, default=dict, help_text='Floats, colour exceptions.'),
+            model_name="round",
+            name="stats",
+            field=models.JSONField(
+                blank=True, default=dict, help_text="Floats, colour exceptions."
+            ),
         ),
         migrations.AddField(
-            model_name='round',
-            name='warnings',
-            field=models.JSONField(blank=True, default=list, help_text='Rules the pairing breaks (machine or hand-made).'),
+            model_name="round",
+            name="warnings",
+            field=models.JSONField(
+                blank=True,
+                default=list,
+                help_text="Rules the pairing breaks (machine or hand-made).",
+            ),
         ),
     ]

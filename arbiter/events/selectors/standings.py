@@ -15,7 +15,7 @@ class StandingLine:
     shared_rank: str  # "3-4" when every tie-break is equal
     player: Player
     entry: Entry
-    points: int
+    points: int | float
     games_played: int
     values: dict = field(default_factory=dict)  # tie-break code -> value, in the event's order
     explain: dict = field(default_factory=dict)  # tie-break code -> lines saying how

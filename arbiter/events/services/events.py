@@ -143,7 +143,9 @@ def create_event(
     if rounds is not None:
         event.rounds = _clean("rounds", rounds)
     elif event.system == S.SWISS:
-        raise Invalid("rounds: a Swiss event needs its number of rounds", details={"field": "rounds"})
+        raise Invalid(
+            "rounds: a Swiss event needs its number of rounds", details={"field": "rounds"}
+        )
     for field, value in fields.items():
         setattr(event, field, _clean(field, value))
     _check_consistency(event)

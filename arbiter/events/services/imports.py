@@ -21,7 +21,8 @@ def import_players_csv(event: Event, text: str | bytes, *, by) -> list[Entry]:
     """
     permissions.require_arbiter(by, event)
     rows, errors = read_rows(text)
-    raise_if_errors(errors)
+    if not rows:
+        raise_if_errors(errors)  # the header is wrong: the lines cannot be read
     entered = set(event.entries.values_list("player_id", flat=True))
     seen_ids: dict[str, int] = {}
     seen_names: dict[tuple, int] = {}

@@ -1,0 +1,132 @@
+from pathlib import Path
+
+import pytest
+
+from arbiter.errors import Forbidden, Invalid
+from arbiter.events import services
+from arbiter.events.models import Player
+from arbiter.events.player_csv import COLUMNS
+from tests.events.builders import make_event, make_user
+
+pytestmark = pytest.mark.django_db
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@pytest.fixture
+def org():
+    return make_user("org", organizer=True)
+
+
+GOOD = """surname,given_name,fmjd_id,federation,rating,title,club
+Verhoeven,Anna,16001,NED,2310,MI,DC Utrecht
+Mbaye,Ousmane,,SEN,,,
+Leclerc, Louis ,16003,fra,1980,,
+"""
+
+
+def test_a_good_file_enters_every_player_with_their_details(org):
+    event = make_event(org)
+    entries = services.import_players_csv(event, GOOD, by=org)
+    assert [e.pairing_number for e in entries] == [1, 2, 3]
+    anna = Player.objects.get(fmjd_id="16001")
+    assert (anna.surname, anna.given_name, anna.federation, anna.rating, anna.title, anna.club) == (
+        "Verhoeven",
+        "Anna",
+        "NED",
+        2310,
+        "MI",
+        "DC Utrecht",
+    )
+    louis = Player.objects.get(fmjd_id="16003")
+    assert (louis.given_name, louis.federation) == ("Louis", "FRA")
+    assert Player.objects.get(surname="Mbaye").rating is None
+
+
+def test_semicolons_a_byte_order_mark_and_any_column_order_are_read(org):
+    event = make_event(org)
+    text = "\ufeffRating;Surname;Given Name\n2100;Dupont;Marie\n\n1900;Klaassen;Piet\n"
+    entries = services.import_players_csv(event, text, by=org)
+    assert [(e.player.surname, e.player.rating) for e in entries] == [
+        ("Dupont", 2100),
+        ("Klaassen", 1900),
+    ]
+
+
+def test_a_known_fmjd_id_reuses_the_player(org):
+    known = services.create_player(by=org, surname="Verhoeven", fmjd_id="16001")
+    event = make_event(org)
+    entries = services.import_players_csv(event, GOOD, by=org)
+    assert entries[0].player == known
+    assert Player.objects.count() == 3
+
+
+def test_every_bad_line_is_reported_by_number_and_reason_and_nothing_is_saved(org):
+    event = make_event(org)
+    text = (
+        "surname,given_name,fmjd_id,federation,rating\n"  # line 1
+        "Good,One,17001,NED,2000\n"  # 2
+        ",Nobody,,NED,2000\n"  # 3: no surname
+        "Bad,Rating,,NED,strong\n"  # 4
+        "Bad,Federation,,Holland,\n"  # 5
+        "Too,Many,,NED,2000,extra\n"  # 6
+        "Dup,Id,17001,NED,\n"  # 7: fmjd id of line 2
+        "\n"  # 8: blank, skipped
+        "Bad,Id,A12,NED,\n"  # 9
+    )
+    with pytest.raises(Invalid) as exc:
+        services.import_players_csv(event, text, by=org)
+    errors = exc.value.details["errors"]
+    assert [e["line"] for e in errors] == [3, 4, 5, 6, 7, 9]
+    reasons = {e["line"]: e["reason"] for e in errors}
+    assert "surname" in reasons[3]
+    assert "strong" in reasons[4]
+    assert "Holland".upper() in reasons[5]
+    assert "6 fields" in reasons[6]
+    assert "line 2" in reasons[7]
+    assert "A12" in reasons[9]
+    assert "line 3" in exc.value.message
+    assert not Player.objects.exists() and not event.entries.exists()
+
+
+def test_unknown_and_missing_columns_are_reported_on_line_1(org):
+    event = make_event(org)
+    with pytest.raises(Invalid) as exc:
+        services.import_players_csv(event, "name,elo\nX,1\n", by=org)
+    errors = exc.value.details["errors"]
+    assert {e["line"] for e in errors} == {1}
+    text = " ".join(e["reason"] for e in errors)
+    assert "name" in text and "elo" in text and "missing column(s) surname" in text
+
+
+def test_an_empty_file_is_refused(org):
+    with pytest.raises(Invalid, match="empty"):
+        services.import_players_csv(make_event(org), "", by=org)
+    with pytest.raises(Invalid, match="no players"):
+        services.import_players_csv(make_event(org, name="B"), "surname\n", by=org)
+
+
+def test_a_player_already_entered_is_a_bad_line(org):
+    event = make_event(org)
+    services.import_players_csv(event, GOOD, by=org)
+    with pytest.raises(Invalid) as exc:
+        services.import_players_csv(event, "surname,fmjd_id\nVerhoeven,16001\n", by=org)
+    assert exc.value.details["errors"] == [
+        {"line": 2, "reason": "Verhoeven, Anna (FMJD 16001) is already entered"}
+    ]
+    assert event.entries.count() == 3
+
+
+def test_only_the_events_arbiters_import(org):
+    other = make_user("other")
+    make_event(org, name="Theirs", arbiters=[other])
+    with pytest.raises(Forbidden):
+        services.import_players_csv(make_event(org), GOOD, by=other)
+    assert not Player.objects.exists()
+
+
+def test_readme_documents_every_column_of_the_import():
+    text = README.read_text(encoding="utf-8")
+    assert "## Importing players" in text
+    section = text.split("## Importing players", 1)[1].split("\n## ", 1)[0]
+    for column in COLUMNS:
+        assert f"`{column}`" in section, column
