@@ -8,7 +8,10 @@ k-th player after s(r) has white against the k-th player before it. This reprodu
 published tables, e.g. for 6 players: round 1 1-6 2-5 3-4, round 2 6-4 5-3 1-2,
 round 3 2-6 3-1 4-5, round 4 6-5 1-4 2-3, round 5 3-6 4-2 5-1.
 
-A double round robin repeats the table with the colours reversed in the second cycle.
+A double round robin repeats the table with the colours reversed in the second cycle. As
+FIDE C.05 Annex 1 recommends, the last two rounds of the first cycle are played in swapped
+order (unless `swap_last_rounds=False`): without it, two players get the same colour three
+times in a row across the cycles (for example no. 1 of 6: B in round 5, then B, B).
 """
 
 from __future__ import annotations
@@ -33,7 +36,13 @@ def berger_rounds(n_players: int) -> list[list[tuple[int, int]]]:
     return rounds
 
 
-def pair_round_robin(players: list[PlayerState], round_number: int, *, double: bool = False):
+def pair_round_robin(
+    players: list[PlayerState],
+    round_number: int,
+    *,
+    double: bool = False,
+    swap_last_rounds: bool = True,
+) -> PairingResult:
     """The boards of one round of a (double) round robin.
 
     Berger numbers are the players' order by pairing number (1..n). The schedule is fixed:
@@ -54,7 +63,11 @@ def pair_round_robin(players: list[PlayerState], round_number: int, *, double: b
             f"of {n} players has {total} rounds"
         )
     second_cycle = round_number > cycle
-    pairs = table[(round_number - 1) % cycle]
+    table_round = (round_number - 1) % cycle + 1
+    if double and swap_last_rounds and not second_cycle and cycle >= 3:
+        # FIDE C.05 Annex 1: swap the last two rounds of the first cycle.
+        table_round = {cycle - 1: cycle, cycle: cycle - 1}.get(table_round, table_round)
+    pairs = table[table_round - 1]
     if second_cycle:
         pairs = [(b, a) for a, b in pairs]
     by_berger = {i + 1: p for i, p in enumerate(ordered)}
@@ -77,8 +90,9 @@ def pair_round_robin(players: list[PlayerState], round_number: int, *, double: b
             "white": _rr_side(w),
             "black": _rr_side(b),
             "reason": (
-                f"Round robin, Berger table for {size} players, round {round_number}"
-                f"{' (second cycle, colours reversed)' if second_cycle else ''}: "
+                f"Round robin, Berger table for {size} players, round {table_round}"
+                f"{' (second cycle, colours reversed)' if second_cycle else ''}"
+                f"{f' played as round {round_number}' if table_round != round_number else ''}: "
                 f"Berger no. {white_no} has white against no. {black_no}."
             ),
         }

@@ -260,10 +260,12 @@ def pair_swiss(
     if lot_seed:
         initial = random.Random(f"{lot_seed}/colour").choice((WHITE, BLACK))
 
+    # A second bye is worse than a colour exception: try, in order, strict colours without a
+    # second bye, colour exceptions without a second bye, then the same allowing one.
     outcome = None
-    for strict in (True, False):
+    for allow_second, strict in ((False, True), (False, False), (True, True), (True, False)):
         pairer = _Pairer(strict)
-        outcome = _pair_all(pairer, work, warnings)
+        outcome = _pair_all(pairer, work, warnings, allow_second)
         if outcome is not None:
             break
     if outcome is None:
@@ -289,12 +291,12 @@ def pair_swiss(
     return PairingResult(boards=boards, warnings=warnings, stats=stats)
 
 
-def _pair_all(pairer: _Pairer, work: list[_W], warnings: list[str]):
+def _pair_all(pairer: _Pairer, work: list[_W], warnings: list[str], allow_second: bool):
     """(pairs, bye player or None, merges), or None when no pairing exists in this mode."""
     bye = None
     players = work
     if len(work) % 2:
-        bye = _choose_bye(pairer, work, warnings)
+        bye = _choose_bye(pairer, work, warnings, allow_second)
         if bye is None:
             return None
         players = [w for w in work if w is not bye]
@@ -343,21 +345,22 @@ def _pair_all(pairer: _Pairer, work: list[_W], warnings: list[str]):
     return pairs, bye, merges
 
 
-def _choose_bye(pairer: _Pairer, work: list[_W], warnings: list[str]) -> _W | None:
+def _choose_bye(
+    pairer: _Pairer, work: list[_W], warnings: list[str], allow_second: bool
+) -> _W | None:
     """The lowest-ranked player of the lowest score group without a bye, such that the
-    others can all be paired; if everyone had one, the lowest-ranked possible (warned)."""
+    others can all be paired; with `allow_second`, the lowest-ranked possible (warned)."""
     candidates = sorted(work, key=lambda w: (w.score, -w.rank))
-    for allow_second in (False, True):
-        for w in candidates:
-            if w.p.had_bye and not allow_second:
-                continue
-            if pairer.completable([x for x in work if x is not w]):
-                if allow_second:
-                    warnings.append(
-                        f"no. {w.p.pairing_number} gets a second bye: no player without a bye "
-                        "could take it and leave the others pairable"
-                    )
-                return w
+    for w in candidates:
+        if w.p.had_bye and not allow_second:
+            continue
+        if pairer.completable([x for x in work if x is not w]):
+            if w.p.had_bye:
+                warnings.append(
+                    f"no. {w.p.pairing_number} gets a second bye: no player without a bye "
+                    "could take it and leave the others pairable"
+                )
+            return w
     return None
 
 
@@ -407,7 +410,10 @@ def _make_boards(pairer: _Pairer, pairs, bye, requested, initial: str):
             # No history: the initial colour (white, or drawn by lot) on odd boards.
             hi_white = (initial == WHITE) == (number % 2 == 1)
         white, black = (hi, lo) if hi_white else (lo, hi)
-        exc = len(breaks_rules(white.p.colours, WHITE)) + len(breaks_rules(black.p.colours, BLACK))
+        # Colour exceptions count players whose colour breaks a hard rule (one or both).
+        exc = bool(breaks_rules(white.p.colours, WHITE)) + bool(
+            breaks_rules(black.p.colours, BLACK)
+        )
         exceptions += exc
         note = {"white": _side(white, WHITE, black), "black": _side(black, BLACK, white)}
         unmet += (not note["white"]["preference_met"]) + (not note["black"]["preference_met"])
