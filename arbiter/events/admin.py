@@ -83,6 +83,7 @@ class EventAdmin(OwnEventsMixin, admin.ModelAdmin):
                     "flag_policy",
                     "late_arrival_minutes",
                     "tiebreaks",
+                    "numbering",
                     "pairing_seed",
                 ]
             },
@@ -171,7 +172,7 @@ class RoundAdmin(OwnEventsMixin, admin.ModelAdmin):
     list_filter = ["status", "event"]
     search_fields = ["event__name"]
     list_select_related = ["event"]
-    readonly_fields = ["paired_at", "published_at"]
+    readonly_fields = ["paired_at", "published_at", "warnings", "stats"]
     ordering = ["event", "number"]
     inlines = [GameInline]
 

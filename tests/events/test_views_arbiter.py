@@ -279,3 +279,22 @@ def test_withdrawing_and_announcing_an_absence(client, swiss, organizer):
     entry = event.entries.get(pairing_number=5)
     assert entry.status == Entry.Status.WITHDRAWN
     assert AuditEntry.objects.filter(event=event, reason="ill").exists()
+
+
+def test_the_warnings_of_a_hand_made_pairing_stay_on_the_arbiters_pages_only(
+    client, swiss, organizer
+):
+    event, p = swiss
+    client.force_login(organizer)
+    client.post(
+        reverse("events:edit_pairing", args=[event.slug, 3]),
+        {"action": "swap", "swap-first": p[2].pk, "swap-second": p[1].pk, "swap-reason": "asked"},
+    )
+    page = text(client.get(reverse("events:edit_pairing", args=[event.slug, 3])))
+    assert "This pairing breaks" in page
+    rnd = event.round_set.get(number=3)
+    assert rnd.warnings and rnd.warnings[0] in page
+    client.post(reverse("events:publish_round", args=[event.slug, 3]))
+    client.logout()
+    public = text(client.get(reverse("events:round", args=[event.slug, 3])))
+    assert "breaks" not in public and rnd.warnings[0] not in public
