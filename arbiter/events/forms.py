@@ -100,7 +100,9 @@ class SetBoardForm(forms.Form):
         return data
 
 
-class WithdrawForm(forms.Form):
+class ReasonForm(forms.Form):
+    """An optional reason, logged with the action (withdrawing, undoing a pairing)."""
+
     reason = forms.CharField(max_length=500, required=False)
 
 

@@ -19,10 +19,10 @@ from arbiter.events import pairing_edit, services
 from arbiter.events.forms import (
     AbsenceForm,
     ImportPlayersForm,
+    ReasonForm,
     ResultForm,
     SetBoardForm,
     SwapPlayersForm,
-    WithdrawForm,
 )
 from arbiter.events.models import Round
 from arbiter.events.permissions import require_arbiter
@@ -91,6 +91,23 @@ def publish_round(request, slug: str, number: int):
         messages.error(request, f"Round {number} not published: {exc.message}")
     else:
         messages.success(request, f"Round {number} is published.")
+    return redirect("events:manage", event.slug)
+
+
+@require_POST
+@arbiter_page
+def unpair_round(request, slug: str, number: int):
+    """Delete the last round's pairing (nothing played yet) so that it can be paired again."""
+    event = _event(request, slug)
+    rnd = _round(request, event, number)
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"].strip() if form.is_valid() else ""
+    try:
+        services.unpair_round(rnd, by=request.user, reason=reason)
+    except REFUSALS as exc:
+        messages.error(request, f"Round {number} kept: {exc.message}")
+    else:
+        messages.success(request, f"Round {number}'s pairing is deleted; pair it again.")
     return redirect("events:manage", event.slug)
 
 
@@ -212,7 +229,7 @@ def edit_pairing(request, slug: str, number: int):
 def withdraw(request, slug: str, pairing_number: int):
     event = _event(request, slug)
     entry = pages.entry_for(event, pairing_number)
-    form = WithdrawForm(request.POST)
+    form = ReasonForm(request.POST)
     if form.is_valid():
         try:
             services.withdraw_entry(entry, by=request.user, reason=form.cleaned_data["reason"])

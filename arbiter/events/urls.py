@@ -27,6 +27,11 @@ urlpatterns = [
         name="publish_round",
     ),
     path(
+        "events/<slug:slug>/manage/rounds/<int:number>/unpair/",
+        manage_views.unpair_round,
+        name="unpair_round",
+    ),
+    path(
         "events/<slug:slug>/manage/rounds/<int:number>/results/",
         manage_views.enter_results,
         name="enter_results",

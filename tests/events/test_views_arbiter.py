@@ -298,3 +298,16 @@ def test_the_warnings_of_a_hand_made_pairing_stay_on_the_arbiters_pages_only(
     client.logout()
     public = text(client.get(reverse("events:round", args=[event.slug, 3])))
     assert "breaks" not in public and rnd.warnings[0] not in public
+
+
+def test_undo_pairing_deletes_the_last_unplayed_round_and_logs_why(client, swiss, organizer):
+    event, _ = swiss
+    client.force_login(organizer)
+    desk = text(client.get(reverse("events:manage", args=[event.slug])))
+    assert "Undo pairing" in desk
+    client.post(reverse("events:unpair_round", args=[event.slug, 3]), {"reason": "wrong lot"})
+    assert not event.round_set.filter(number=3).exists()
+    assert AuditEntry.objects.filter(event=event, reason="wrong lot").exists()
+    response = client.post(reverse("events:unpair_round", args=[event.slug, 1]), follow=True)
+    assert any("only the last round" in str(m) for m in response.context["messages"])
+    assert event.round_set.filter(number=1).exists()
