@@ -26,7 +26,6 @@ from arbiter.events.forms import (
 )
 from arbiter.events.models import Round
 from arbiter.events.permissions import require_arbiter
-from arbiter.events.templatetags.event_pages import player_name
 from arbiter.events.views import domain_errors
 
 # What a service may answer about bad input (Forbidden and NotFound become 403/404).
@@ -155,36 +154,13 @@ def enter_results(request, slug: str, number: int):
     )
 
 
-def _seated_players(rnd: Round):
-    games = rnd.games.select_related("white", "black").order_by("board")
-    players = []
-    for game in games:
-        for player in (game.white, game.black):
-            if player is not None:
-                players.append((player, f"{player_name(player)} (board {game.board})"))
-    return games, players
-
-
-def _all_players(event, rnd):
-    _, seated = _seated_players(rnd)
-    seated_ids = {p.pk for p, _ in seated}
-    others = [
-        (e.player, f"{player_name(e.player)} (not paired)")
-        for e in event.entries.select_related("player")
-        if e.player_id not in seated_ids
-    ]
-    return seated + others
-
-
 @arbiter_page
 def edit_pairing(request, slug: str, number: int):
     """Swap two players or set a board by hand; the service says which rules the new
     pairing breaks, and those warnings are shown."""
     event = _event(request, slug)
     rnd = _round(request, event, number)
-    games, seated = _seated_players(rnd)
-    boards = [(g.white_id, g.black_id) for g in games]
-    players = _all_players(event, rnd)
+    boards, seated, players = pages.pairing_choices(rnd)
     swap = SwapPlayersForm(players=seated, prefix="swap")
     setb = SetBoardForm(players=players, boards=len(boards), prefix="set")
     if request.method == "POST":

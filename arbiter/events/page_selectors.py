@@ -17,6 +17,14 @@ from arbiter.events.models import Entry, Event, Round
 from arbiter.events.permissions import can_view
 from arbiter.games.models import Game
 
+
+def player_name(player) -> str:
+    """'Surname Given' as hall sheets print it (titles are shown apart)."""
+    if player is None:
+        return ""
+    return f"{player.surname} {player.given_name}".strip()
+
+
 # ---------------------------------------------------------------------------------------
 # Visibility
 
@@ -173,6 +181,27 @@ def player_lines(rnd: Round) -> list[NameLine]:
 
 def not_paired(rnd: Round) -> list[selectors.PlayerLine]:
     return [line for line in selectors.round_pairings(rnd, order="alpha") if line.board is None]
+
+
+def pairing_choices(rnd: Round):
+    """For the hand-edit forms: the boards as [(white_id, black_id | None)], the seated
+    players as [(player, label)] in board order, and those plus the event's players not
+    paired in this round."""
+    games = list(rnd.games.select_related("white", "black").order_by("board"))
+    boards = [(g.white_id, g.black_id) for g in games]
+    seated = [
+        (player, f"{player_name(player)} (board {g.board})")
+        for g in games
+        for player in (g.white, g.black)
+        if player is not None
+    ]
+    seated_ids = {p.pk for p, _ in seated}
+    others = [
+        (e.player, f"{player_name(e.player)} (not paired)")
+        for e in rnd.event.entries.select_related("player").order_by("pairing_number")
+        if e.player_id not in seated_ids
+    ]
+    return boards, seated, seated + others
 
 
 # ---------------------------------------------------------------------------------------

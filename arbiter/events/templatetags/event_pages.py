@@ -2,7 +2,7 @@
 
 from django import template
 
-from arbiter.events import selectors
+from arbiter.events import page_selectors, selectors
 
 register = template.Library()
 
@@ -17,7 +17,4 @@ def visible_events(context):
 
 @register.filter
 def player_name(player) -> str:
-    """'Surname Given' as a hall sheet prints it; titles are separate."""
-    if player is None:
-        return ""
-    return f"{player.surname} {player.given_name}".strip()
+    return page_selectors.player_name(player)
