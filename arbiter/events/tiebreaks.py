@@ -22,7 +22,7 @@ Convention for unplayed games (applied by every tie-break):
 - Direct encounter uses every game between the tied players that has a result (a forfeit
   counts by its result), and applies only when every pair of them has such a game.
 - Progressive score uses the points after each round, unplayed rounds included.
-Values are exact (fractions); a value with a fractional part is shown as a float (x.5).
+Values are exact: integers, or halves (a float ending in .5) for Sonneborn-Berger.
 """
 
 from __future__ import annotations
@@ -108,17 +108,16 @@ class _Round:
     opponent: int | None  # None for a bye or an absence
     kind: str  # played | forfeit_win | forfeit_loss | double_forfeit | bye | absent
     points: int
-    fraction: Fraction  # share of the game won, for played games: 1, 1/2, 0
+    share2: int  # twice the share of the game won, for played games: 2, 1, 0
 
 
-def _num(x: Fraction | int) -> int | float:
-    x = Fraction(x)
-    return int(x) if x.denominator == 1 else float(x)
+def _half(doubled: int) -> int | float:
+    """A value kept doubled (to stay in integers), halved: an int, or a float ending in .5."""
+    return doubled // 2 if doubled % 2 == 0 else doubled / 2
 
 
-def _fmt(x: Fraction | int) -> str:
-    v = _num(x)
-    return f"{v:g}" if isinstance(v, float) else str(v)
+def _fmt(x: int | float) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
 
 
 def _rounds_by_player(
@@ -142,9 +141,7 @@ def _rounds_by_player(
     last = after_round if after_round is not None else max((g.round for g in done), default=0)
     rounds: dict[int, dict[int, _Round]] = defaultdict(dict)
     pending: dict[int, set[int]] = defaultdict(set)
-    full = Fraction(1)
-    half = Fraction(1, 2)
-    zero = Fraction(0)
+    full, half, zero = 2, 1, 0
     for g in games:
         if g.round > last:
             continue
@@ -217,55 +214,58 @@ def compute_standings(
         p = info[pid]
         return f"no. {p.pairing_number}" + (f" {p.name}" if p.name else "")
 
-    def opponent_values(pid: int) -> tuple[list[Fraction], list[str]]:
+    def opponent_values(pid: int) -> tuple[list[int], list[str]]:
         vals, lines = [], []
         for r in history[pid]:
             if r.kind == "played":
-                v = Fraction(points[r.opponent])
-                lines.append(f"R{r.round}: {label(r.opponent)} has {_fmt(v)}")
+                v = points[r.opponent]
+                lines.append(f"R{r.round}: {label(r.opponent)} has {v}")
             else:
-                v = Fraction(points[pid])
-                lines.append(
-                    f"R{r.round}: {_KIND_TEXT[r.kind]}, virtual opponent with own {_fmt(v)}"
-                )
+                v = points[pid]
+                lines.append(f"R{r.round}: {_KIND_TEXT[r.kind]}, virtual opponent with own {v}")
             vals.append(v)
         return vals, lines
 
     def solkoff(pid, cut_low, cut_high):
         vals, lines = opponent_values(pid)
-        total = sum(vals, Fraction(0))
+        total = sum(vals)
         if cut_low and len(vals) >= (3 if cut_high else 2):
             lo = min(vals)
             total -= lo
-            lines.append(f"minus the lowest, {_fmt(lo)}")
+            lines.append(f"minus the lowest, {lo}")
             if cut_high:
                 hi = max(vals)
                 total -= hi
-                lines.append(f"minus the highest, {_fmt(hi)}")
+                lines.append(f"minus the highest, {hi}")
         elif cut_low:
             lines.append(f"too few rounds ({len(vals)}) to cut any")
-        lines.append(f"= {_fmt(total)}")
+        lines.append(f"= {total}")
         return total, lines
 
     def sonneborn_berger(pid):
-        total, lines = Fraction(0), []
+        # Kept doubled (a draw is half the opponent's points) so that it stays in integers.
+        doubled, lines = 0, []
         for r in history[pid]:
             if r.kind == "played":
                 opp = points[r.opponent]
-                v = opp * r.fraction
-                what = {Fraction(1): "won", Fraction(1, 2): "drew", Fraction(0): "lost"}[r.fraction]
-                lines.append(f"R{r.round}: {what} against {label(r.opponent)} ({opp}): {_fmt(v)}")
-            else:
-                v = Fraction(points[pid], 2)
+                v2 = opp * r.share2
+                what = ("lost", "drew", "won")[r.share2]
                 lines.append(
-                    f"R{r.round}: {_KIND_TEXT[r.kind]}, a draw against own {points[pid]}: {_fmt(v)}"
+                    f"R{r.round}: {what} against {label(r.opponent)} ({opp}): {_fmt(_half(v2))}"
                 )
-            total += v
+            else:
+                v2 = points[pid]
+                lines.append(
+                    f"R{r.round}: {_KIND_TEXT[r.kind]}, a draw against own {points[pid]}: "
+                    f"{_fmt(_half(v2))}"
+                )
+            doubled += v2
+        total = _half(doubled)
         lines.append(f"= {_fmt(total)}")
         return total, lines
 
     def wins(pid):
-        won = [r for r in history[pid] if r.kind == "played" and r.fraction == 1]
+        won = [r for r in history[pid] if r.kind == "played" and r.share2 == 2]
         lines = [f"R{r.round}: beat {label(r.opponent)}" for r in won]
         lines.append(f"= {len(won)} win(s) over the board")
         return len(won), lines
@@ -303,7 +303,7 @@ def compute_standings(
             return 0, ["no rated opponent met over the board: 0"]
         total = sum(info[r.opponent].rating for r in games_)
         ra = int(Fraction(total, len(games_)) + Fraction(1, 2))
-        p = sum((r.fraction for r in games_), Fraction(0)) / len(games_)
+        p = Fraction(sum(r.share2 for r in games_), 2 * len(games_))
         dp = fide_dp(p)
         return ra + dp, [
             f"average opponent rating {ra} over {len(games_)} game(s)",
@@ -332,7 +332,7 @@ def compute_standings(
         "progressive": progressive,
     }
 
-    keys: dict[int, list[Fraction]] = {pid: [Fraction(points[pid])] for pid in history}
+    keys: dict[int, list[int | float]] = {pid: [points[pid]] for pid in history}
     values: dict[int, dict[str, int | float]] = {pid: {} for pid in history}
     explain: dict[int, dict[str, list[str]]] = {pid: {} for pid in history}
     for code in tiebreaks:
@@ -341,8 +341,8 @@ def compute_standings(
         else:
             results = {pid: simple[code](pid) for pid in history}
         for pid, (value, lines) in results.items():
-            keys[pid].append(Fraction(value))
-            values[pid][code] = _num(value)
+            keys[pid].append(value)
+            values[pid][code] = value
             explain[pid][code] = lines
 
     order = sorted(history, key=lambda pid: ([-k for k in keys[pid]], info[pid].pairing_number))
@@ -360,7 +360,7 @@ def compute_standings(
                     rank=k + 1,
                     shared_rank=shared,
                     player_id=pid,
-                    points=_num(points[pid]),
+                    points=points[pid],
                     games_played=sum(1 for r in history[pid] if r.kind == "played"),
                     values=values[pid],
                     explain=explain[pid],

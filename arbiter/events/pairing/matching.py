@@ -134,3 +134,64 @@ def _exact_perfect(nodes: Sequence[T], legal: Callable[[T, T], bool]) -> bool:
             if legal(nodes[i], nodes[j]):
                 graph.add_edge(i, j)
     return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == len(nodes)
+
+
+def min_cost_assignment(cost: list[list[int | None]]) -> list[int] | None:
+    """Hungarian algorithm (shortest augmenting paths with potentials), O(n^3): for a square
+    matrix, the column given to each row at least total cost; None entries are forbidden.
+    Returns None when every complete assignment uses a forbidden entry."""
+    n = len(cost)
+    if n == 0:
+        return []
+    finite = [c for row in cost for c in row if c is not None]
+    if not finite:
+        return None
+    big = (max(abs(c) for c in finite) + 1) * (n + 1) * 4
+    a = [[big if c is None else c for c in row] for row in cost]
+    inf = float("inf")
+    u = [0] * (n + 1)
+    v = [0] * (n + 1)
+    p = [0] * (n + 1)  # p[j]: row (1-based) assigned to column j
+    way = [0] * (n + 1)
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = [inf] * (n + 1)
+        used = [False] * (n + 1)
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            delta = inf
+            j1 = 0
+            row = a[i0 - 1]
+            ui0 = u[i0]
+            for j in range(1, n + 1):
+                if not used[j]:
+                    cur = row[j - 1] - ui0 - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(n + 1):
+                if used[j]:
+                    u[p[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    result = [0] * n
+    for j in range(1, n + 1):
+        result[p[j] - 1] = j - 1
+    if any(cost[i][result[i]] is None for i in range(n)):
+        return None
+    return result

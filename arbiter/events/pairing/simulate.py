@@ -65,6 +65,8 @@ class SwissSimulation:
         self.lot_seed = lot_seed
         self.round = 0
         self.results: list[PairingResult] = []
+        # (round, white_id, black_id or None, result) with tiebreaks.GameRecord's result codes
+        self.games: list[tuple[int, int, int | None, str]] = []
 
     def states(self) -> list[PlayerState]:
         return [p.state() for p in self.players]
@@ -94,6 +96,7 @@ class SwissSimulation:
                     w.score += 2
                     w.had_bye = True
                     w.byes += 1
+                    self.games.append((self.round, w.id, None, "bye"))
                 continue
             b = by_id[board.black_id]
             seen.add(b.id)
@@ -104,6 +107,9 @@ class SwissSimulation:
                 b.colours.append("-")
                 winner = self.rng.choice((w, b))
                 winner.score += 2
+                # FIDE C.04.1 d: a forfeit win counts like a bye for the bye rule.
+                winner.had_bye = True
+                self.games.append((self.round, w.id, b.id, "+/-" if winner is w else "-/+"))
                 continue
             w.colours.append("W")
             b.colours.append("B")
@@ -113,11 +119,15 @@ class SwissSimulation:
             x = self.rng.random()
             if x < expected * 0.8:
                 w.score += 2
+                result = "2-0"
             elif x < expected * 0.8 + 0.2:
                 w.score += 1
                 b.score += 1
+                result = "1-1"
             else:
                 b.score += 2
+                result = "0-2"
+            self.games.append((self.round, w.id, b.id, result))
         for p in self.players:
             if p.id not in seen:
                 p.colours.append("-")

@@ -45,7 +45,7 @@ from .colours import (
     allocate,
     breaks_rules,
 )
-from .matching import can_pair_all, exact_matching
+from .matching import can_pair_all, exact_matching, min_cost_assignment
 from .types import Board, PairingError, PairingResult, PlayerState
 
 P_EXCEPTION = 10**13
@@ -229,9 +229,45 @@ class _Pairer:
                 if all(c is not None and c[0] == 0 for c in ideal):
                     pairs.extend(zip(s1, s2, strict=True))
                     continue
+                got = self.transpose_and_exchange(s1, s2, weight)
+                if got is not None:
+                    pairs.extend(got)
+                    continue
             got, carry = exact_matching(carry + s1 + s2, weight)
             pairs.extend(got)
         return pairs, carry
+
+    @staticmethod
+    def transpose_and_exchange(s1: list[_W], s2: list[_W], weight):
+        """The best assignment of top-half to bottom-half players (transpositions, by the
+        Hungarian algorithm), then exchanges between pairs while they gain: (a-b, c-d) becomes
+        (a-c, b-d) or (a-d, b-c). None when no assignment avoids forbidden pairs."""
+        cost = []
+        for a in s1:
+            row = []
+            for b in s2:
+                w = weight(a, b)
+                row.append(None if w is None else -w)
+            cost.append(row)
+        columns = min_cost_assignment(cost)
+        if columns is None:
+            return None
+        pairs = [(s1[i], s2[j]) for i, j in enumerate(columns)]
+        value = [weight(a, b) for a, b in pairs]
+        improved = True
+        while improved:
+            improved = False
+            for i in range(len(pairs)):
+                for j in range(i + 1, len(pairs)):
+                    (a, b), (c, d) = pairs[i], pairs[j]
+                    for x, y in (((a, c), (b, d)), ((a, d), (b, c))):
+                        wx, wy = weight(*x), weight(*y)
+                        if wx is not None and wy is not None and wx + wy > value[i] + value[j]:
+                            pairs[i], pairs[j] = x, y
+                            value[i], value[j] = wx, wy
+                            (a, b), (c, d) = x, y
+                            improved = True
+        return pairs
 
 
 def _rank_players(players: list[PlayerState], round_number: int, lot_seed: str | None):

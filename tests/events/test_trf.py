@@ -1,0 +1,138 @@
+"""TRF-2026 export: fixed columns checked field by field (FIDE TRF-2026, TRF16 base)."""
+
+from datetime import date
+
+from arbiter.events.tiebreaks import Scoring
+from arbiter.events.trf import TrfEvent, TrfPlayer, write_trf
+
+from .test_tiebreaks import GAMES, PLAYERS
+
+EVENT = TrfEvent(
+    name="Open Utrecht 2026",
+    city="Utrecht",
+    federation="NED",
+    start_date=date(2026, 11, 28),
+    end_date=date(2026, 11, 30),
+    system="Round robin",
+    chief_arbiter="J. de Vries",
+    time_control="90 min + 30 s",
+    rounds=5,
+    round_dates=(date(2026, 11, 28), date(2026, 11, 28), None, date(2026, 11, 29)),
+    tiebreaks=("direct_encounter", "sonneborn_berger", "higher_ranked"),
+)
+TRF_PLAYERS = [
+    TrfPlayer(p.id, p.pairing_number, f"Surname{p.id}, {p.name}", p.rating, federation="ned")
+    for p in PLAYERS
+]
+TRF_PLAYERS[0] = TrfPlayer(
+    1,
+    1,
+    "Ann, Anna",
+    2300,
+    title="GMI",
+    federation="NED",
+    fmjd_id="15123",
+    sex="w",
+    birth_date=date(1990, 5, 17),
+)
+TRF_PLAYERS[2] = TrfPlayer(3, 3, "Surname3, Cor", 2100, title="GMIF", federation="NED")
+
+
+def lines():
+    text = write_trf(EVENT, TRF_PLAYERS, GAMES, Scoring())
+    assert text.endswith("\r\n")
+    return text.split("\r\n")[:-1]
+
+
+def record(tag):
+    return [line for line in lines() if line.startswith(tag)]
+
+
+def col(line, start, end):
+    """1-based inclusive columns, as the TRF tables give them."""
+    return line[start - 1 : end]
+
+
+def test_tournament_records():
+    assert record("012") == ["012 Open Utrecht 2026"]
+    assert record("022") == ["022 Utrecht"]
+    assert record("042") == ["042 2026/11/28"] and record("052") == ["052 2026/11/30"]
+    assert record("062") == ["062 5"] and record("072") == ["072 4"]  # no. 5 is unrated
+    assert record("092") == ["092 Round robin"]
+    assert record("102") == ["102 J. de Vries"]
+    assert record("122") == ["122 90 min + 30 s"]
+    assert record("142") == ["142 5"]
+
+
+def test_round_dates_in_columns_92_and_every_10():
+    (line,) = record("132")
+    assert col(line, 92, 99) == "26/11/28"
+    assert col(line, 102, 109) == "26/11/28"
+    assert col(line, 112, 119).strip() == ""
+    assert col(line, 122, 129) == "26/11/29"
+
+
+def test_fmjd_7_scoring_two_one_zero_written_in_record_162():
+    assert record("162") == ["162  W 2.0    D 1.0"]
+    (line,) = record("162")
+    assert col(line, 6, 6) == "W" and col(line, 7, 10) == " 2.0"
+    assert col(line, 15, 15) == "D" and col(line, 16, 19) == " 1.0"
+    # A bye worth a draw is written as P (pairing-allocated bye) after W and D.
+    text = write_trf(EVENT, TRF_PLAYERS, GAMES, Scoring(bye=1))
+    (line,) = [x for x in text.split("\r\n") if x.startswith("162")]
+    assert col(line, 24, 24) == "P" and col(line, 25, 28) == " 1.0"
+
+
+def test_tiebreak_codes_where_fide_has_one():
+    assert record("202") == ["202 DE,SB"]
+    assert any(line.startswith("### tie-breaks") for line in lines())
+
+
+def test_player_line_fields():
+    line = record("001")[0]
+    assert col(line, 1, 3) == "001"
+    assert col(line, 5, 8) == "   1"
+    assert col(line, 10, 10) == "w"
+    assert col(line, 11, 13) == "GMI"
+    assert col(line, 15, 47) == "Ann, Anna".ljust(33)
+    assert col(line, 49, 52) == "2300"
+    assert col(line, 54, 56) == "NED"
+    assert col(line, 58, 68) == "15123".rjust(11)
+    assert col(line, 70, 79) == "1990/05/17"
+    assert col(line, 81, 84) == " 7.0"  # points in the event's scoring
+    assert col(line, 86, 89) == "   1"  # first on direct encounter against no. 3
+
+
+def test_round_fields_opponent_colour_result():
+    by_number = {int(col(line, 5, 8)): line for line in record("001")}
+
+    def rnd(no, r):
+        start = 92 + 10 * (r - 1)
+        line = by_number[no]
+        return (
+            col(line, start, start + 3),
+            col(line, start + 5, start + 5),
+            col(line, start + 7, start + 7),
+        )
+
+    assert rnd(1, 1) == ("0000", "-", "U")  # pairing-allocated bye
+    assert rnd(1, 2) == ("   2", "w", "=")  # draw with white against no. 2
+    assert rnd(1, 3) == ("   3", "b", "1")  # won with black against no. 3
+    assert rnd(1, 4) == ("   4", "w", "+")  # forfeit win
+    assert rnd(4, 4) == ("   1", "b", "-")  # forfeit loss
+    assert rnd(1, 5) == ("   5", "b", "0")  # lost with black against no. 5
+
+
+def test_long_draughts_title_goes_to_a_comment():
+    line = [x for x in record("001") if col(x, 5, 8) == "   3"][0]
+    assert col(line, 11, 13) == "   "
+    assert "### title of no. 3: GMIF" in lines()
+
+
+def test_withdrawn_player_rounds_are_zero_point_absences():
+    from arbiter.events.tiebreaks import GameRecord
+
+    games = [*GAMES, GameRecord(6, 1, 2, "2-0")]  # round 6: only 1-2 played; 3, 4, 5 absent
+    text = write_trf(EVENT, TRF_PLAYERS, games, Scoring())
+    line = [x for x in text.split("\r\n") if x.startswith("001    3")][0]
+    assert col(line, 142, 149) == "0000 - Z"
