@@ -1,0 +1,255 @@
+"""Arbiter pages of an event: results, pairing, publishing, withdrawals, player import.
+
+Login required; the role is checked by the services (and, for pages that only show a form,
+by the same permission function the services use): a non-arbiter gets 403. Thin: each POST
+calls one service (result entry: one per changed board, all or none) and shows what it said.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from arbiter.errors import Conflict, Invalid
+from arbiter.events import page_selectors as pages
+from arbiter.events import pairing_edit, services
+from arbiter.events.forms import (
+    AbsenceForm,
+    ImportPlayersForm,
+    ReasonForm,
+    ResultForm,
+    SetBoardForm,
+    SwapPlayersForm,
+)
+from arbiter.events.models import Round
+from arbiter.events.permissions import require_arbiter
+from arbiter.events.views import domain_errors
+
+# What a service may answer about bad input (Forbidden and NotFound become 403/404).
+REFUSALS = (Invalid, Conflict)
+
+
+def arbiter_page(view):
+    return login_required(domain_errors(view))
+
+
+def _event(request, slug):
+    event = pages.event_for(request.user, slug)
+    require_arbiter(request.user, event)
+    return event
+
+
+def _round(request, event, number) -> Round:
+    return pages.round_for(request.user, event, number)
+
+
+def _context(request, event, **extra):
+    return {
+        "event": event,
+        "rounds": pages.visible_rounds(request.user, event),
+        "can_manage": True,
+        "tab": "manage",
+        **extra,
+    }
+
+
+@arbiter_page
+def manage(request, slug: str):
+    """The arbiter's desk: rounds with their actions, and the players with theirs."""
+    event = _event(request, slug)
+    context = _context(request, event)
+    context["entries"] = list(event.entries.select_related("player").order_by("pairing_number"))
+    context["next_round"] = len(context["rounds"]) + 1
+    return render(request, "events/manage/desk.html", context)
+
+
+@require_POST
+@arbiter_page
+def pair_next_round(request, slug: str):
+    event = _event(request, slug)
+    try:
+        rnd = services.pair_next_round(event, by=request.user)
+    except REFUSALS as exc:
+        messages.error(request, f"Round not paired: {exc.message}")
+        return redirect("events:manage", event.slug)
+    messages.success(request, f"Round {rnd.number} paired (draft): check it, then publish it.")
+    return redirect("events:round", event.slug, rnd.number)
+
+
+@require_POST
+@arbiter_page
+def publish_round(request, slug: str, number: int):
+    event = _event(request, slug)
+    rnd = _round(request, event, number)
+    try:
+        services.publish_round(rnd, by=request.user)
+    except REFUSALS as exc:
+        messages.error(request, f"Round {number} not published: {exc.message}")
+    else:
+        messages.success(request, f"Round {number} is published.")
+    return redirect("events:manage", event.slug)
+
+
+@require_POST
+@arbiter_page
+def unpair_round(request, slug: str, number: int):
+    """Delete the last round's pairing (nothing played yet) so that it can be paired again."""
+    event = _event(request, slug)
+    rnd = _round(request, event, number)
+    form = ReasonForm(request.POST)
+    reason = form.cleaned_data["reason"].strip() if form.is_valid() else ""
+    try:
+        services.unpair_round(rnd, by=request.user, reason=reason)
+    except REFUSALS as exc:
+        messages.error(request, f"Round {number} kept: {exc.message}")
+    else:
+        messages.success(request, f"Round {number}'s pairing is deleted; pair it again.")
+    return redirect("events:manage", event.slug)
+
+
+@arbiter_page
+def enter_results(request, slug: str, number: int):
+    """Every board of the round in one form; only the boards whose result changes are sent
+    to the service, in one transaction: either all of them are saved or none is."""
+    event = _event(request, slug)
+    rnd = _round(request, event, number)
+    games = list(rnd.games.select_related("white", "black").order_by("board"))
+    data = request.POST if request.method == "POST" else None
+    forms = [ResultForm(data, game=g) for g in games if g.black_id is not None]
+    if data is not None and all(f.is_valid() for f in forms):
+        changed = [f for f in forms if f.changes_result()]
+        try:
+            with transaction.atomic():
+                for form in changed:
+                    try:
+                        services.set_result(
+                            form.game,
+                            form.cleaned_data["result"],
+                            by=request.user,
+                            reason=form.cleaned_data["reason"].strip(),
+                            termination=form.cleaned_data["termination"],
+                        )
+                    except REFUSALS as exc:
+                        form.add_error(None, exc.message)
+                        raise
+        except REFUSALS:
+            messages.error(request, "Nothing was saved: see the board marked below.")
+        else:
+            if changed:
+                boards = ", ".join(str(f.game.board) for f in changed)
+                messages.success(request, f"Round {number}: results saved for board(s) {boards}.")
+            else:
+                messages.info(request, "No result changed.")
+            return redirect("events:enter_results", event.slug, number)
+    by_board = {row.board: row for row in pages.board_lines(rnd)}
+    rows = [(form, by_board[form.game.board]) for form in forms]
+    byes = [g for g in games if g.black_id is None]
+    return render(
+        request,
+        "events/manage/results.html",
+        _context(request, event, round=rnd, rows=rows, byes=byes),
+    )
+
+
+@arbiter_page
+def edit_pairing(request, slug: str, number: int):
+    """Swap two players or set a board by hand; the service says which rules the new
+    pairing breaks, and those warnings are shown."""
+    event = _event(request, slug)
+    rnd = _round(request, event, number)
+    boards, seated, players = pages.pairing_choices(rnd)
+    swap = SwapPlayersForm(players=seated, prefix="swap")
+    setb = SetBoardForm(players=players, boards=len(boards), prefix="set")
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "swap":
+            swap = SwapPlayersForm(request.POST, players=seated, prefix="swap")
+            form = swap
+        else:
+            setb = SetBoardForm(request.POST, players=players, boards=len(boards), prefix="set")
+            form = setb
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                if form is swap:
+                    new = pairing_edit.swap_players(boards, data["first"], data["second"])
+                else:
+                    new = pairing_edit.set_board(
+                        boards, data["board"], data["white"], data["black"]
+                    )
+            except ValueError as exc:
+                form.add_error(None, str(exc))
+            else:
+                try:
+                    warnings = services.set_pairing(
+                        rnd, new, by=request.user, reason=data["reason"].strip()
+                    )
+                except REFUSALS as exc:
+                    form.add_error(None, exc.message)
+                else:
+                    messages.success(request, f"Round {number}: pairing changed.")
+                    for warning in warnings:
+                        messages.warning(request, warning)
+                    return redirect("events:edit_pairing", event.slug, number)
+    context = _context(
+        request, event, round=rnd, board_rows=pages.board_lines(rnd), swap=swap, setb=setb
+    )
+    return render(request, "events/manage/pairing.html", context)
+
+
+@require_POST
+@arbiter_page
+def withdraw(request, slug: str, pairing_number: int):
+    event = _event(request, slug)
+    entry = pages.entry_for(event, pairing_number)
+    form = ReasonForm(request.POST)
+    if form.is_valid():
+        try:
+            services.withdraw_entry(entry, by=request.user, reason=form.cleaned_data["reason"])
+        except REFUSALS as exc:
+            messages.error(request, f"{entry.player} not withdrawn: {exc.message}")
+        else:
+            messages.success(request, f"{entry.player} is withdrawn.")
+    return redirect("events:manage", event.slug)
+
+
+@require_POST
+@arbiter_page
+def set_absent(request, slug: str, pairing_number: int):
+    event = _event(request, slug)
+    entry = pages.entry_for(event, pairing_number)
+    form = AbsenceForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"{entry.player}: {' '.join(form.errors['rounds'])}")
+        return redirect("events:manage", event.slug)
+    rounds = form.cleaned_data["rounds"]
+    try:
+        services.set_absent(entry, rounds, by=request.user)
+    except REFUSALS as exc:
+        messages.error(request, f"{entry.player}: absence not recorded: {exc.message}")
+    else:
+        listed = ", ".join(str(n) for n in rounds)
+        messages.success(request, f"{entry.player} is announced absent in round(s) {listed}.")
+    return redirect("events:manage", event.slug)
+
+
+@arbiter_page
+def import_players(request, slug: str):
+    """Paste or upload a CSV of players; all lines are imported, or none and every bad line
+    is listed with its number and reason."""
+    event = _event(request, slug)
+    form = ImportPlayersForm(request.POST or None, request.FILES or None)
+    errors = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            entries = services.import_players_csv(event, form.cleaned_data["csv"], by=request.user)
+        except Invalid as exc:
+            errors = exc.details.get("errors") or [{"line": None, "reason": exc.message}]
+        else:
+            messages.success(request, f"{len(entries)} player(s) imported.")
+            return redirect("events:manage", event.slug)
+    context = _context(request, event, form=form, errors=errors)
+    return render(request, "events/manage/import.html", context)
