@@ -91,6 +91,11 @@ _KIND_SEPARATOR = {
     IncrementKind.DELAY: "d",
 }
 _SEPARATOR_KIND = {sep: kind for kind, sep in _KIND_SEPARATOR.items()}
+_KIND_WORDS = {
+    IncrementKind.FISCHER: "per move",
+    IncrementKind.BRONSTEIN: "Bronstein delay",
+    IncrementKind.DELAY: "delay",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +215,23 @@ class TimeControl:
     def __str__(self) -> str:
         return self.to_pdn()
 
+    def describe(self) -> str:
+        """In words, for pages: '120 min for 50 moves, then 60 min per 25 moves'."""
+        if not self.periods:
+            return "no time control"
+        words = []
+        for i, period in enumerate(self.periods):
+            if period.moves is None:
+                text = f"{_words(period.time_ms)} for the rest of the game"
+            elif i == len(self.periods) - 1 and i > 0:
+                text = f"{_words(period.time_ms)} per {period.moves} moves"
+            else:
+                text = f"{_words(period.time_ms)} for {period.moves} moves"
+            if period.kind is not IncrementKind.NONE:
+                text += f" + {_words(period.increment_ms)} {_KIND_WORDS[period.kind]}"
+            words.append(text)
+        return ", then ".join(words)
+
     # --- periods -----------------------------------------------------------------------------
     @property
     def timed(self) -> bool:
@@ -253,6 +275,11 @@ class TimeControl:
         """Period time a side has received after `moves_made` moves (the first period's included)."""
         index = self.period_for_move_count(moves_made)
         return sum(self.period(i).time_ms for i in range(index + 1))
+
+
+def _words(ms: int) -> str:
+    seconds = ms // 1000
+    return f"{seconds // 60} min" if seconds % 60 == 0 and seconds >= 60 else f"{seconds} s"
 
 
 def _minutes(m: int) -> int:

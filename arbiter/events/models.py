@@ -69,7 +69,7 @@ class Event(models.Model):
     points_forfeit_win = models.PositiveSmallIntegerField(default=2)
     tiebreaks = models.JSONField(default=list, blank=True, help_text="Tie-break codes, in order.")
     time_control = models.CharField(
-        max_length=100, default="7200/50:3600/25", help_text="PDN TimeControl tag, e.g. 4800+60."
+        max_length=100, default="50/7200:25/3600", help_text="PDN TimeControl tag, e.g. 4800+60."
     )
     flag_policy = models.CharField(
         max_length=10, choices=FlagPolicy.choices, default=FlagPolicy.AUTOMATIC

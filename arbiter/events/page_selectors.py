@@ -16,6 +16,7 @@ from arbiter.events import selectors
 from arbiter.events.models import Entry, Event, Round
 from arbiter.events.permissions import can_view
 from arbiter.games.models import Game
+from clocks.timecontrol import TimeControl, TimeControlError
 
 
 def player_name(player) -> str:
@@ -131,27 +132,12 @@ def event_info(event: Event) -> EventInfo:
 
 
 def describe_time_control(tag: str) -> str:
-    """A PDN TimeControl tag in words, e.g. '7200/50:3600/25' -> '120 min for 50 moves, then
-    60 min for 25 moves'. Falls back to the tag itself when it is not of a known shape."""
-    parts = []
-    for period in tag.split(":"):
-        try:
-            if "/" in period:
-                seconds, moves = period.split("/")
-                parts.append(f"{_duration(seconds)} for {int(moves)} moves")
-            elif "+" in period:
-                seconds, increment = period.split("+")
-                parts.append(f"{_duration(seconds)} + {int(increment)} s per move")
-            else:
-                parts.append(f"{_duration(period)} for the rest of the game")
-        except ValueError:
-            return tag
-    return ", then ".join(parts) if parts else tag
-
-
-def _duration(seconds: str) -> str:
-    value = int(seconds)
-    return f"{value // 60} min" if value % 60 == 0 else f"{value} s"
+    """A PDN TimeControl tag in words, e.g. '50/7200:25/3600' -> '120 min for 50 moves, then
+    60 min per 25 moves'. Falls back to the tag itself when the clocks cannot read it."""
+    try:
+        return TimeControl.parse(tag).describe()
+    except TimeControlError:
+        return tag
 
 
 # ---------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ class EventIn(Schema):
     rounds: int | None = Field(
         None, description="Swiss: number of rounds; round robins: set at start"
     )
-    time_control: str = Field("7200/50:3600/25", description="PDN TimeControl tag")
+    time_control: str = Field("50/7200:25/3600", description="PDN TimeControl tag")
     tiebreaks: list[str] = Field(
         default_factory=list, description="codes, in order (see TIEBREAKS)"
     )

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import re
-
 from arbiter.errors import Invalid
 from arbiter.events.tiebreaks import TIEBREAKS
+from clocks.timecontrol import TimeControl, TimeControlError
 
-# One period of a PDN TimeControl tag: "7200/50" (time for a number of moves, or moves/time),
-# "4800+60" (with an increment), "*180" (sandclock), "?" (unknown), "-" (none).
-_PERIOD = r"(?:\d+/\d+(?:\+\d+)?|\*?\d+(?:\+\d+)?)"
-_TIME_CONTROL = re.compile(rf"^(?:\?|-|{_PERIOD}(?::{_PERIOD})*)$")
+#: Less than this per move in a period with a move count is taken for the seconds-first slip
+#: ("7200/50" for "50/7200"): PDN, like PGN, writes the number of moves first.
+MIN_MS_PER_MOVE = 1000
 
 #: FMJD (competition rules, late arrival): each event sets 0 to 60 minutes, 60 by default.
 LATE_ARRIVAL_MAX_MINUTES = 60
@@ -35,14 +33,24 @@ def validate_tiebreaks(value) -> list[str]:
 
 
 def validate_time_control(value) -> str:
+    """A PDN TimeControl tag that the clocks can run, in its canonical form."""
     text = str(value or "").strip()
-    if not _TIME_CONTROL.match(text):
+    try:
+        control = TimeControl.parse(text)
+    except TimeControlError as exc:
         raise Invalid(
-            f"time_control: '{value}' is not a PDN TimeControl tag "
-            "(e.g. '7200/50:3600/25', '4800+60', '5400/45:1800+30')",
+            f"time_control: {exc} (e.g. '50/7200:25/3600', '4800+60', '45/5400+30:1800+30')",
             details={"field": "time_control"},
-        )
-    return text
+        ) from exc
+    for period in control.periods:
+        if period.moves and period.time_ms < period.moves * MIN_MS_PER_MOVE:
+            raise Invalid(
+                f"time_control: '{period.to_pdn()}' gives {period.moves} moves in "
+                f"{period.time_ms // 1000} s; PDN writes the number of moves first "
+                f"(did you mean '{period.time_ms // 1000}/{period.moves}'?)",
+                details={"field": "time_control"},
+            )
+    return control.to_pdn()
 
 
 def validate_late_arrival(value) -> int:

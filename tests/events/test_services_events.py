@@ -20,7 +20,7 @@ def test_organizer_creates_a_swiss_event_with_settings_and_is_its_owner(org):
         name="Club Open",
         system="swiss",
         rounds=7,
-        time_control="5400/45:1800+30",
+        time_control="45/5400+30:1800+30",
         tiebreaks=["solkoff_cut1", "sonneborn_berger"],
         late_arrival_minutes=30,
         points_bye=1,
@@ -30,7 +30,7 @@ def test_organizer_creates_a_swiss_event_with_settings_and_is_its_owner(org):
     assert event.organizer == org
     assert (event.rounds, event.time_control, event.late_arrival_minutes) == (
         7,
-        "5400/45:1800+30",
+        "45/5400+30:1800+30",
         30,
     )
     assert event.tiebreaks == ["solkoff_cut1", "sonneborn_berger"]
@@ -65,12 +65,26 @@ def test_a_tiebreak_listed_twice_is_refused(org):
         services.create_event(by=org, name="X", rounds=5, tiebreaks=["wins", "wins"])
 
 
-@pytest.mark.parametrize("tc", ["7200/50:3600/25", "4800+60", "5400/45:1800+30", "?", "*180"])
+@pytest.mark.parametrize("tc", ["50/7200:25/3600", "4800+60", "45/5400+30:1800+30", "1800d5", "-"])
 def test_pdn_time_control_tags_are_accepted(org, tc):
     assert services.create_event(by=org, name="X", rounds=5, time_control=tc).time_control == tc
 
 
-@pytest.mark.parametrize("tc", ["", "two hours", "7200/50::3600", "90 min"])
+def test_a_time_control_is_stored_in_its_canonical_form(org):
+    event = services.create_event(by=org, name="X", rounds=5, time_control=" 50/7200 : 25/3600 ")
+    assert event.time_control == "50/7200:25/3600"
+
+
+@pytest.mark.parametrize(
+    ("tc", "hint"), [("7200/50:3600/25", "7200/50"), ("5400/45:1800+30", "5400/45")]
+)
+def test_a_time_control_written_seconds_first_is_refused_with_a_hint(org, tc, hint):
+    # PDN/PGN write moves first: "7200/50" would be 7200 moves in 50 seconds.
+    with pytest.raises(Invalid, match=f"did you mean '{hint.split('/')[1]}/{hint.split('/')[0]}'"):
+        services.create_event(by=org, name="X", rounds=5, time_control=tc)
+
+
+@pytest.mark.parametrize("tc", ["", "two hours", "50/7200::3600", "90 min", "?", "*180"])
 def test_a_time_control_that_is_no_pdn_tag_is_refused(org, tc):
     with pytest.raises(Invalid, match="time_control"):
         services.create_event(by=org, name="X", rounds=5, time_control=tc)

@@ -67,7 +67,7 @@ def test_event_page_shows_rules_of_play_and_players(client, swiss):
     event, _ = swiss
     page = text(client.get(reverse("events:detail", args=[event.slug])))
     assert "Swiss, 3 rounds" in page
-    assert "120 min for 50 moves, then 60 min for 25 moves" in page
+    assert "120 min for 50 moves, then 60 min per 25 moves" in page
     assert "Win 2 · Draw 1 · Loss 0" in page
     # tie-breaks in the event's order
     assert page.index("olkoff") < page.index("onneborn")

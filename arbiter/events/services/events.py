@@ -118,7 +118,7 @@ def create_event(
     name: str,
     system: str = S.SWISS,
     rounds: int | None = None,
-    time_control: str = "7200/50:3600/25",
+    time_control: str = "50/7200:25/3600",
     tiebreaks: list[str] | None = None,
     **fields,
 ) -> Event:

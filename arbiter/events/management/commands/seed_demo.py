@@ -111,7 +111,7 @@ def seed(password: str) -> Event:
         name=DEMO_NAME,
         system=Event.System.SWISS,
         rounds=7,
-        time_control="5400/45:1800+30",
+        time_control="45/5400+30:1800+30",
         tiebreaks=["solkoff_cut1", "solkoff", "sonneborn_berger", "wins"],
         place="Demo Hall",
         start_date=today - dt.timedelta(days=PLAYED_ROUNDS),
