@@ -7,11 +7,10 @@ Shared by the services (pairing a round, checking a hand-made pairing) and the s
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 
 from arbiter.events.models import Entry, Event
-from arbiter.events.pairing import PlayerState
+from arbiter.events.pairing import EntryInfo, PlayerState, build_states
 from arbiter.events.tiebreaks import GameRecord, PlayerInfo, Scoring
 from arbiter.games.models import Game
 
@@ -95,50 +94,25 @@ def is_active_in(entry: Entry, round_number: int) -> bool:
 def player_states(
     event: Event, entries: Iterable[Entry], games: Iterable[Game], round_number: int
 ) -> list[PlayerState]:
-    """Each entry's state before `round_number`, from the games of the earlier rounds."""
-    scoring = scoring_of(event)
-    score: dict[int, int] = defaultdict(int)
-    met: dict[int, list[int]] = defaultdict(list)
-    colour: dict[int, dict[int, str]] = defaultdict(dict)
-    floats: dict[int, dict[int, str | None]] = defaultdict(dict)
-    had_bye: set[int] = set()
-    for g in games:
-        rnd = g.round.number
-        if rnd >= round_number:
-            continue
-        for side, pid, opp in (
-            ("white", g.white_id, g.black_id),
-            ("black", g.black_id, g.white_id),
-        ):
-            if pid is None:
-                continue
-            score[pid] += points(g.result, side, scoring)
-            note = (g.pairing_note or {}).get(side) or {}
-            floats[pid][rnd] = note.get("float")
-            if g.result in PLAYED:
-                met[pid].append(opp)
-                colour[pid][rnd] = "W" if side == "white" else "B"
-        # A pairing-allocated bye; and, as FIDE C.04.1.d, a win without playing (the opponent
-        # did not come) also counts as the player's "free point": no pairing bye after it.
-        if g.result in (R.BYE, R.WHITE_FORFEIT_WIN):
-            had_bye.add(g.white_id)
-        elif g.result == R.BLACK_FORFEIT_WIN:
-            had_bye.add(g.black_id)
-    states = []
-    for e in entries:
-        pid = e.player_id
-        states.append(
-            PlayerState(
-                id=pid,
+    """Each entry's state before `round_number`, from the games of the earlier rounds.
+
+    The derivation itself (scores with the event's scoring, colours and opponents from
+    games played over the board, byes and forfeit wins, floats) is the pairing package's
+    `build_states`, so that the services and the pairing's own tests agree on it.
+    """
+    entries = list(entries)
+    return build_states(
+        [
+            EntryInfo(
+                id=e.player_id,
                 pairing_number=e.pairing_number,
                 rating=e.player.rating,
-                score=score[pid],
-                opponents=tuple(met[pid]),
-                colours=tuple(colour[pid].get(r, "-") for r in range(1, round_number)),
-                had_bye=pid in had_bye,
-                floats=tuple(floats[pid].get(r) for r in range(1, round_number)),
                 active=is_active_in(e, round_number),
-                bye_requested=round_number in (e.requested_byes or []),
             )
-        )
-    return states
+            for e in entries
+        ],
+        [r for r in game_records(games) if r.round < round_number],
+        round_number,
+        scoring=scoring_of(event),
+        bye_requests=[e.player_id for e in entries if round_number in (e.requested_byes or [])],
+    )

@@ -224,3 +224,16 @@ def test_a_round_robin_has_as_many_rounds_as_its_berger_table_before_the_start(o
     services.update_event(event, by=org, system="double_round_robin")
     event.refresh_from_db()
     assert event.rounds == 6
+
+
+def test_withdrawals_are_for_the_events_arbiters_not_players_or_other_arbiters(org):
+    other = make_user("other")
+    event = make_event(org, n_players=4)
+    make_event(org, name="Other", arbiters=[other])
+    entry = event.entries.first()
+    own = make_user("own")
+    services.link_user(entry.player, own, by=org)
+    for user in (own, other, AnonymousUser()):
+        with pytest.raises(Forbidden):
+            services.withdraw_entry(entry, by=user)
+    assert event.entries.count() == 4

@@ -227,7 +227,7 @@ def test_unpair_the_last_round_to_pair_it_again(org):
     assert services.pair_next_round(event, by=org).number == 2
 
 
-def test_player_states_take_scores_from_the_events_scoring_and_floats_from_the_notes(org):
+def test_player_states_take_scores_from_the_events_scoring_and_floats_from_the_scores(org):
     event = make_event(org, n_players=5, points_win=3, points_bye=1)
     round1 = play_round(event, org, lambda g: R.WHITE_WINS)
     round2 = play_round(event, org, lambda g: R.DRAW)
@@ -242,8 +242,12 @@ def test_player_states_take_scores_from_the_events_scoring_and_floats_from_the_n
             pid == bye1 or round2.games.filter(white_id=pid, black__isnull=True).exists()
         )
         assert len(s.colours) == len(s.floats) == 2
+    before = {s.id: s.score for s in player_states(event, entries, event_games(event), 2)}
     for g in round2.games.all():
-        for side, pid in (("white", g.white_id), ("black", g.black_id)):
-            if pid is not None and g.pairing_note.get(side):
-                assert states[pid].floats[1] == g.pairing_note[side]["float"]
-    assert any(s.floats[1] for s in states.values())  # 3 winners, a bye: someone floated
+        if g.black_id is None:
+            assert states[g.white_id].floats[1] == "down"  # a bye counts as a downfloat
+            continue
+        w, b = before[g.white_id], before[g.black_id]
+        assert states[g.white_id].floats[1] == ("down" if w > b else "up" if w < b else None)
+        assert states[g.black_id].floats[1] == ("down" if b > w else "up" if b < w else None)
+    assert any(s.floats[1] == "up" for s in states.values())  # 3 winners: one floats
