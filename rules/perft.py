@@ -34,11 +34,11 @@ def _perft(own: int, opp: int, kings: int, white: bool, depth: int) -> int:
     c_d6 = (opp >> 6) & (empty >> 12)
     c_u5 = (opp << 5) & (empty << 10)
     c_u6 = (opp << 6) & (empty << 12)
-    j_d5 = men & c_d5
-    j_d6 = men & c_d6
-    j_u5 = men & c_u5
-    j_u6 = men & c_u6
-    if j_d5 or j_d6 or j_u5 or j_u6 or (k and king_can_capture(k, opp, empty)):
+    if (men & (c_d5 | c_d6 | c_u5 | c_u6)) or (k and king_can_capture(k, opp, empty)):
+        j_d5 = men & c_d5
+        j_d6 = men & c_d6
+        j_u5 = men & c_u5
+        j_u6 = men & c_u6
         moves = None
         # Without kings, all captures are single jumps when no landing square allows another
         # jump (in any direction but back over the piece just taken, FMJD 4.5/4.8).
