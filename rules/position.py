@@ -80,6 +80,9 @@ class Move(tuple):
     ):
         captures = tuple(captures)
         path = tuple(path) if path else (start, end)
+        for sq in (start, end, *captures, *path):
+            if sq not in SQ_BIT:
+                raise ValueError(f"{sq!r} is not a square (1-50, FMJD 2.6)")
         return _tuple_new(
             cls, (start, end, captures, path, bool(promotes), _move_key(start, end, captures))
         )
@@ -584,11 +587,11 @@ class Position:
         c_d6 = (opp >> 6) & (empty >> 12)
         c_u5 = (opp << 5) & (empty << 10)
         c_u6 = (opp << 6) & (empty << 12)
-        j_d5 = men & c_d5
-        j_d6 = men & c_d6
-        j_u5 = men & c_u5
-        j_u6 = men & c_u6
-        if j_d5 or j_d6 or j_u5 or j_u6 or (k and movegen.king_can_capture(k, opp, empty)):
+        if (men & (c_d5 | c_d6 | c_u5 | c_u6)) or (k and movegen.king_can_capture(k, opp, empty)):
+            j_d5 = men & c_d5
+            j_d6 = men & c_d6
+            j_u5 = men & c_u5
+            j_u6 = men & c_u6
             # FMJD 4.1: capture is compulsory. Without kings, when no landing square allows
             # another jump (FMJD 4.5), every capture is a single jump: pre-built Moves.
             if not k and not (
@@ -701,7 +704,8 @@ class Position:
     # ----- notation
 
     def legal_texts(self) -> list[str]:
-        return [self.move_text(m) for m in self._generate()]
+        """The legal moves in PDN notation, sorted by start, end and path (for messages)."""
+        return [self.move_text(m) for m in sorted(self._generate())]
 
     def move_text(self, move: Move) -> str:
         """PDN notation: "32-28" / "28x17", or every landing square "47x38x24x13x36" when

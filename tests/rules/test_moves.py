@@ -106,6 +106,10 @@ def test_move_is_small_hashable_and_immutable():
         m.start = 1
     c = Move(28, 17, (22,), (28, 17))
     assert str(c) == "28x17" and c.is_capture
+    with pytest.raises(ValueError):
+        Move(0, 28)
+    with pytest.raises(ValueError):
+        Move(28, 17, (51,))
 
 
 def test_play_returns_a_new_position_and_refuses_illegal_moves():
@@ -202,4 +206,4 @@ def test_illegal_moves_say_why(fen, text, reason):
         pos.parse_move(text)
     assert reason in exc.value.reason
     assert exc.value.move_text == text
-    assert exc.value.legal == [pos.move_text(m) for m in pos.legal_moves()]
+    assert exc.value.legal == [pos.move_text(m) for m in sorted(pos.legal_moves())]
