@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 
 from arbiter.events.models import Player, Round
+from clocks.models import Clock
 from rules.outcome import Termination
 
 START_FEN = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
@@ -52,6 +53,9 @@ class Game(models.Model):
     ply = models.PositiveIntegerField(default=0)
     rules_state = models.JSONField(
         default=dict, blank=True, help_text="The engine's draw-rule counters and position history."
+    )
+    clock = models.OneToOneField(
+        Clock, null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
     )
     # A flag that fell (time exceeded): recorded once, by the one flag-fall service. Under the
     # event's "claim" policy the game stays open with the flag recorded until it is claimed.

@@ -109,3 +109,15 @@ def state_as_answered(move: Move) -> dict:
 
 def game_for_read(game_id: int) -> Game:
     return Game.objects.select_related("round__event", "white", "black", "clock").get(pk=game_id)
+
+
+def flag_overdue(game: Game, now: datetime) -> bool:
+    """True when the running clock is past its deadline and no flag is recorded yet."""
+    clock = game.clock
+    return bool(
+        clock is not None
+        and clock.deadline is not None
+        and clock.deadline <= now
+        and game.status != Game.Status.FINISHED
+        and not game.flag_side
+    )

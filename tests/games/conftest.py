@@ -48,3 +48,44 @@ def celery_parts(redis_url, transactional_db, tmp_path):
     for proc in reversed(started):
         proc.stop()
     realservices.purge_queues()
+
+
+@pytest.fixture
+def clock_at(monkeypatch):
+    """Set the server's time: `clock_at(t)`; every timezone.now() then returns t."""
+    from django.utils import timezone
+
+    def set_time(moment):
+        monkeypatch.setattr(timezone, "now", lambda: moment)
+        return moment
+
+    return set_time
+
+
+@pytest.fixture
+def t0():
+    from datetime import UTC, datetime
+
+    return datetime(2026, 11, 30, 14, 0, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def arbiter_user(db):
+    from .factories import make_user
+
+    return make_user("arbiter")
+
+
+@pytest.fixture
+def setup(db, arbiter_user):
+    """An event (5 minutes sudden death, automatic flag) with one game and its players' logins."""
+    from types import SimpleNamespace
+
+    from .factories import make_event, make_game, make_player, make_user
+
+    event = make_event(time_control="300", arbiter=arbiter_user)
+    white_user, black_user = make_user("white"), make_user("black")
+    game = make_game(event, white=make_player(white_user), black=make_player(black_user))
+    return SimpleNamespace(
+        event=event, game=game, arbiter=arbiter_user, white=white_user, black=black_user
+    )

@@ -7,21 +7,26 @@ read or a write that comes after the deadline.
 
 from .clock_actions import (
     adjust_clock,
+    game_clock_action,
     pause_clocks,
     resume_clocks,
     round_clock_action,
     set_clock_times,
     start_clocks,
 )
-from .flags import arm_flag_check, check_flag, check_flags_due
+from .flags import arm_flag_check, check_flag, check_flags_due, flag_deadline
 from .moves import submit_move
+from .reads import read_game
 
 __all__ = [
     "adjust_clock",
     "arm_flag_check",
     "check_flag",
     "check_flags_due",
+    "flag_deadline",
+    "game_clock_action",
     "pause_clocks",
+    "read_game",
     "resume_clocks",
     "round_clock_action",
     "set_clock_times",

@@ -149,7 +149,12 @@ def adjust_clock(game_or_id, side: str, delta_ms: int, *, by, reason: str) -> di
     if not isinstance(delta_ms, int) or isinstance(delta_ms, bool) or delta_ms == 0:
         raise Invalid(f"delta_ms must be a non-zero whole number of milliseconds, not {delta_ms!r}")
     return _game_action(
-        game_or_id, "adjust", side=side, delta_ms=delta_ms, by=by, reason=_require_reason(reason, "adjust")
+        game_or_id,
+        "adjust",
+        side=side,
+        delta_ms=delta_ms,
+        by=by,
+        reason=_require_reason(reason, "adjust"),
     )
 
 
@@ -200,3 +205,29 @@ def round_clock_action(round_id: int, action: str, *, by, reason: str = "") -> d
             except Conflict as exc:
                 skipped.append({"game": game_id, "reason": exc.message})
     return {"round": rnd.pk, "action": action, "changed": changed, "skipped": skipped}
+
+
+def game_clock_action(
+    game_id: int,
+    *,
+    action: str,
+    by,
+    reason: str = "",
+    side: str | None = None,
+    delta_ms: int | None = None,
+    white_ms: int | None = None,
+    black_ms: int | None = None,
+) -> dict:
+    """One clock action on one game, as the API names it (POST /api/games/{id}/clock)."""
+    if action in ("start", "pause", "resume"):
+        action_fn = {"start": start_clocks, "pause": pause_clocks, "resume": resume_clocks}
+        return action_fn[action](game_id, by=by, reason=reason)
+    if action == "adjust":
+        if side is None or delta_ms is None:
+            raise Invalid("action 'adjust' needs 'side' ('white' or 'black') and 'delta_ms'")
+        return adjust_clock(game_id, side, delta_ms, by=by, reason=reason)
+    if action == "set":
+        if white_ms is None or black_ms is None:
+            raise Invalid("action 'set' needs both 'white_ms' and 'black_ms'")
+        return set_clock_times(game_id, white_ms, black_ms, by=by, reason=reason)
+    raise Invalid(f"unknown clock action {action!r}: one of {', '.join(GAME_ACTIONS)}")

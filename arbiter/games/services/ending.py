@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from clocks import clock as clockmath
 from arbiter.games.models import Game
+from clocks import clock as clockmath
 from rules.outcome import Score, Termination
 
 _RESULT_OF_SCORE = {

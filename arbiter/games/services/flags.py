@@ -110,6 +110,17 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 1000) -> int:
     return sum(check_flag(game_id) for game_id in due)
 
 
+def flag_deadline(game_id: int, ply: int) -> datetime | None:
+    """The deadline of the running clock of `game_id` if the game is still at `ply`."""
+    row = (
+        Game.objects.filter(pk=game_id, ply=ply, flag_side="")
+        .exclude(status=Game.Status.FINISHED)
+        .values_list("clock__deadline", flat=True)
+        .first()
+    )
+    return row
+
+
 def arm_flag_check(game_id: int, ply: int, deadline: datetime | None) -> None:
     """Queue the flag task for `deadline` (call from transaction.on_commit).
 

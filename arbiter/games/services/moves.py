@@ -9,6 +9,7 @@ from arbiter.events.permissions import is_arbiter, player_side
 from arbiter.games import selectors
 from arbiter.games.models import Game, Move
 from clocks import clock as clockmath
+from clocks.timecontrol import TimeControl, TimeControlError
 from rules import AmbiguousMove, IllegalMove
 
 from .ending import FINISH_FIELDS, finish_game
@@ -17,6 +18,14 @@ from .locking import lock_game, server_now
 
 MAX_REQUEST_ID = 100
 MAX_MOVE_TEXT = 200
+
+
+def _timed(tag: str) -> bool:
+    """A game of an event with a time control waits for its clock; "-" or "?" need none."""
+    try:
+        return TimeControl.parse(tag).timed
+    except TimeControlError:
+        return False
 
 
 def _check_input(ply, move, request_id) -> None:
@@ -120,6 +129,11 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
             "flag is claimed or an arbiter gives time back",
             details={"game": selectors.game_state(game, now)},
         )
+    if clock is None and _timed(event.time_control):
+        raise Conflict(
+            "the clocks have not been started: an arbiter starts them first",
+            details={"game": selectors.game_state(game, now)},
+        )
     if clock is not None:
         if not clock.started:
             raise Conflict(
@@ -139,7 +153,11 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
     except AmbiguousMove as exc:
         raise Invalid(
             f"move {move!r} at ply {ply} is ambiguous: {exc.reason}; give every landing square",
-            details={"reason": exc.reason, "candidates": list(exc.candidates), "legal_moves": list(exc.legal)},
+            details={
+                "reason": exc.reason,
+                "candidates": list(exc.candidates),
+                "legal_moves": list(exc.legal),
+            },
         ) from None
     except IllegalMove as exc:
         raise Invalid(
