@@ -4,7 +4,13 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+_ROOT = Path(__file__).resolve().parent.parent
+# ../shared/data beside the checkout; a git worktree may sit one level deeper, so the
+# nearest ancestor holding shared/data is used.
+SHARED_DATA = next(
+    (p / "shared" / "data" for p in _ROOT.parents if (p / "shared" / "data").is_dir()),
+    _ROOT.parent / "shared" / "data",
+)
 
 
 @pytest.fixture(scope="session")
