@@ -4,6 +4,25 @@ This package imports nothing from Django, Celery, `clocks` or `arbiter` (a test 
 it is the engine that every move, claim and notation sheet is checked against.
 """
 
+from .errors import AmbiguousMove, FenError, IllegalMove, RulesError
+from .game import Game, Outcome, endgame_rule
 from .outcome import Score, Termination
+from .perft import perft
+from .position import START_FEN, Color, Move, Position
 
-__all__ = ["Score", "Termination"]
+__all__ = [
+    "START_FEN",
+    "AmbiguousMove",
+    "Color",
+    "FenError",
+    "Game",
+    "IllegalMove",
+    "Move",
+    "Outcome",
+    "Position",
+    "RulesError",
+    "Score",
+    "Termination",
+    "endgame_rule",
+    "perft",
+]

@@ -4,7 +4,13 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+_ROOT = Path(__file__).resolve().parent.parent
+# ../shared/data beside the checkout; a git worktree may sit one level deeper, so the
+# nearest ancestor holding shared/data is used.
+SHARED_DATA = next(
+    (p / "shared" / "data" for p in _ROOT.parents if (p / "shared" / "data").is_dir()),
+    _ROOT.parent / "shared" / "data",
+)
 
 
 @pytest.fixture(scope="session")
@@ -13,3 +19,17 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"reference data folder {SHARED_DATA} is absent (see shared/data/README.md)")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix, request, tmp_path_factory
+) -> None:
+    """Tests marked `celery` run a real worker in another process, which must see the test
+    database: on SQLite that needs a file (the default test database lives in memory)."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    needs_file = any(item.get_closest_marker("celery") for item in request.session.items)
+    if needs_file and db["ENGINE"].endswith("sqlite3") and not db.get("TEST", {}).get("NAME"):
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")

@@ -1,0 +1,191 @@
+"""A game's clock as stored, and the log of every action on it.
+
+The arithmetic lives in clocks.clock (pure); this model only stores a ClockState and its
+deadline. It knows no game: games point to it (Game.clock).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from clocks.clock import ClockState, Side, deadline
+from clocks.timecontrol import TimeControl
+
+_SIDES = [(s.value, s.value.capitalize()) for s in Side]
+
+
+class Clock(models.Model):
+    time_control = models.CharField(
+        max_length=100, help_text="PDN TimeControl tag, e.g. 4800+60 or 50/7200:25/3600."
+    )
+    remaining_white_ms = models.BigIntegerField(
+        help_text="White's time; while White's clock runs, its value at the start of the move."
+    )
+    remaining_black_ms = models.BigIntegerField(
+        help_text="Black's time; while Black's clock runs, its value at the start of the move."
+    )
+    running = models.CharField(max_length=5, choices=_SIDES, blank=True, default="")
+    running_since = models.DateTimeField(null=True, blank=True)
+    spent_ms = models.BigIntegerField(
+        default=0, help_text="Time used on the current move before the last pause."
+    )
+    moves_white = models.PositiveIntegerField(default=0)
+    moves_black = models.PositiveIntegerField(default=0)
+    period_white = models.PositiveIntegerField(default=0, help_text="0-based period index.")
+    period_black = models.PositiveIntegerField(default=0, help_text="0-based period index.")
+    paused = models.BooleanField(default=False)
+    started = models.BooleanField(default=False)
+    # When the running side's time ends (delay included); the flag sweep queries it.
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Bumped by every apply(): services may save with a filter on the version they read.
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(remaining_white_ms__gte=0, remaining_black_ms__gte=0),
+                name="clock_remaining_not_negative",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Clock {self.pk} ({self.time_control})"
+
+    @classmethod
+    def for_time_control(cls, tag_or_tc: str | TimeControl) -> Clock:
+        """A new, unsaved clock set to the first period of the control."""
+        from clocks.clock import initial_state
+
+        tc = tag_or_tc if isinstance(tag_or_tc, TimeControl) else TimeControl.parse(tag_or_tc)
+        clock = cls(time_control=tc.to_pdn(), remaining_white_ms=0, remaining_black_ms=0)
+        clock.apply(initial_state(tc), tc)
+        clock.version = 0
+        return clock
+
+    @property
+    def tc(self) -> TimeControl:
+        cached = getattr(self, "_tc_cache", None)
+        if cached is None or cached[0] != self.time_control:
+            cached = (self.time_control, TimeControl.parse(self.time_control))
+            self._tc_cache = cached
+        return cached[1]
+
+    @property
+    def state(self) -> ClockState:
+        return ClockState(
+            remaining_ms=(self.remaining_white_ms, self.remaining_black_ms),
+            running=Side(self.running) if self.running else None,
+            running_since=self.running_since,
+            spent_ms=self.spent_ms,
+            moves=(self.moves_white, self.moves_black),
+            period=(self.period_white, self.period_black),
+            paused=self.paused,
+            started=self.started,
+        )
+
+    def apply(self, state: ClockState, tc: TimeControl | None = None) -> None:
+        """Write `state` and its deadline into the fields and bump `version` (does not save)."""
+        tc = tc if tc is not None else self.tc
+        self.remaining_white_ms, self.remaining_black_ms = state.remaining_ms
+        self.running = state.running.value if state.running else ""
+        self.running_since = state.running_since
+        self.spent_ms = state.spent_ms
+        self.moves_white, self.moves_black = state.moves
+        self.period_white, self.period_black = state.period
+        self.paused = state.paused
+        self.started = state.started
+        self.deadline = deadline(state, tc)
+        self.version += 1
+
+    STATE_FIELDS = (
+        "remaining_white_ms",
+        "remaining_black_ms",
+        "running",
+        "running_since",
+        "spent_ms",
+        "moves_white",
+        "moves_black",
+        "period_white",
+        "period_black",
+        "paused",
+        "started",
+        "deadline",
+        "version",
+    )
+
+    def save_if_version(self, expected_version: int) -> bool:
+        """Save the state fields only if the row still has `expected_version` (optimistic check).
+
+        Returns False, writing nothing, when someone else changed the clock meanwhile.
+        """
+        from django.utils import timezone
+
+        values = {f: getattr(self, f) for f in self.STATE_FIELDS}
+        values["updated_at"] = timezone.now()
+        updated = type(self).objects.filter(pk=self.pk, version=expected_version).update(**values)
+        return updated == 1
+
+
+class ClockLog(models.Model):
+    class Action(models.TextChoices):
+        START = "start", "Start"
+        PAUSE = "pause", "Pause"
+        RESUME = "resume", "Resume"
+        ADJUST = "adjust", "Adjust"
+        SET = "set", "Set times"
+        FLAG = "flag", "Flag fall"
+        STOP = "stop", "Stop"
+
+    clock = models.ForeignKey(Clock, on_delete=models.CASCADE, related_name="log")
+    at = models.DateTimeField(db_index=True)
+    action = models.CharField(max_length=10, choices=Action.choices)
+    side = models.CharField(max_length=5, choices=_SIDES, blank=True, default="")
+    delta_ms = models.BigIntegerField(null=True, blank=True)
+    reason = models.TextField(blank=True, default="")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="clock_actions",
+    )
+    before = models.JSONField()
+    after = models.JSONField()
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.side}".rstrip()
+
+    @classmethod
+    def record(
+        cls,
+        clock: Clock,
+        action: str,
+        before: ClockState,
+        after: ClockState,
+        *,
+        at: datetime,
+        side: Side | str | None = None,
+        delta_ms: int | None = None,
+        reason: str = "",
+        user: Any = None,
+    ) -> ClockLog:
+        """Create (and save) the log line of one arbiter action."""
+        return cls.objects.create(
+            clock=clock,
+            at=at,
+            action=cls.Action(action),
+            side=Side(side).value if side else "",
+            delta_ms=delta_ms,
+            reason=reason,
+            user=user,
+            before=before.to_dict(),
+            after=after.to_dict(),
+        )

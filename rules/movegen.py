@@ -1,0 +1,247 @@
+"""Move generation on raw bitboards (FMJD art. 3 and 4). Internal: `Position` wraps it.
+
+Every function takes the side to move as ``own`` and the other side as ``opp`` (bitboards of
+the padded layout in `rules.board`), ``kings`` (both colours) and ``white`` (True when the side
+to move is White, which fixes the direction of its men). Nothing here builds objects in the
+inner loops; routes are tuples of ints.
+"""
+
+from .board import ALL, BLACK_PROMOTION, MAN_JUMPS, RAY_BITS, RAYS, WHITE_PROMOTION
+
+
+def _slide(gen: int, empty: int, delta: int) -> int:
+    """Every square reachable from ``gen`` by sliding over free squares in one direction."""
+    out = 0
+    if delta > 0:
+        gen = (gen << delta) & empty
+        while gen:
+            out |= gen
+            gen = (gen << delta) & empty
+    else:
+        d = -delta
+        gen = (gen >> d) & empty
+        while gen:
+            out |= gen
+            gen = (gen >> d) & empty
+    return out
+
+
+def has_capture(own: int, opp: int, kings: int) -> bool:
+    """Whether the side to move has any capture (FMJD 4.1), with shifts only."""
+    empty = ALL & ~(own | opp)
+    men = own & ~kings
+    # FMJD 4.2: a man takes an adjacent piece, forwards or backwards.
+    if men and (
+        ((((men << 5) & opp) << 5) & empty)
+        or ((((men << 6) & opp) << 6) & empty)
+        or ((((men >> 5) & opp) >> 5) & empty)
+        or ((((men >> 6) & opp) >> 6) & empty)
+    ):
+        return True
+    k = own & kings
+    if k:
+        # FMJD 4.3: a king takes a piece at any distance on its diagonal.
+        for delta in (5, 6):
+            reach = k | _slide(k, empty, delta)
+            if (((reach << delta) & opp) << delta) & empty:
+                return True
+            reach = k | _slide(k, empty, -delta)
+            if (((reach >> delta) & opp) >> delta) & empty:
+                return True
+    return False
+
+
+def quiet_moves(own: int, opp: int, kings: int, white: bool) -> list[tuple[int, int]]:
+    """Non-capturing moves as (from bit, to bit): men one step forward (FMJD 3.4), kings
+    flying over free squares (FMJD 3.9). Only legal when `has_capture` is False."""
+    empty = ALL & ~(own | opp)
+    men = own & ~kings
+    out = []
+    if white:
+        for delta in (5, 6):
+            t = (men >> delta) & empty
+            while t:
+                b = t & -t
+                t ^= b
+                out.append((b << delta, b))
+    else:
+        for delta in (5, 6):
+            t = (men << delta) & empty
+            while t:
+                b = t & -t
+                t ^= b
+                out.append((b >> delta, b))
+    k = own & kings
+    while k:
+        f = k & -k
+        k ^= f
+        for ray in RAY_BITS[f.bit_length() - 1]:
+            for b in ray:
+                if not b & empty:
+                    break
+                out.append((f, b))
+    return out
+
+
+def count_quiet_moves(own: int, opp: int, kings: int, white: bool) -> int:
+    """How many non-capturing moves there are, by population counts (perft bulk counting)."""
+    empty = ALL & ~(own | opp)
+    men = own & ~kings
+    if white:
+        n = ((men >> 5) & empty).bit_count() + ((men >> 6) & empty).bit_count()
+    else:
+        n = ((men << 5) & empty).bit_count() + ((men << 6) & empty).bit_count()
+    k = own & kings
+    if k:
+        for delta in (-6, -5, 5, 6):
+            n += _count_slide(k, empty, delta)
+    return n
+
+
+def _count_slide(gen: int, empty: int, delta: int) -> int:
+    """How many (king, square) pairs `_slide` reaches: in one direction a free square is
+    reached by at most one king (a nearer king blocks the one behind it), so the count of
+    king moves in that direction is the number of squares reached."""
+    n = 0
+    if delta > 0:
+        gen = (gen << delta) & empty
+        while gen:
+            n += gen.bit_count()
+            gen = (gen << delta) & empty
+    else:
+        d = -delta
+        gen = (gen >> d) & empty
+        while gen:
+            n += gen.bit_count()
+            gen = (gen >> d) & empty
+    return n
+
+
+def capture_targets(own: int, opp: int, kings: int) -> tuple[int, list[tuple[int, int, int]]]:
+    """The legal captures as (from bit, to bit, captured bitboard), deduplicated.
+
+    FMJD 4.13: only the captures taking the most pieces (a king counts as one; 4.14: no
+    priority for kings) are legal. Routes taking the same set of pieces from the same start
+    to the same end are one move. Returns (pieces taken, moves); (0, []) when none.
+    """
+    best = 0
+    found: set[tuple[int, int, int]] = set()
+    men = own & ~kings
+    base_empty = ALL & ~(own | opp)
+
+    k = own & kings
+    while k:
+        f = k & -k
+        k ^= f
+        empty = base_empty | f  # the king's own square is free while it captures (FMJD 4.8)
+
+        # FMJD 4.3/4.6/4.8: depth-first over the king's jumps; a jumped piece stays on the
+        # board (and blocks) until the capture ends, and is never jumped twice.
+        stack = [(f.bit_length() - 1, 0, 0)]
+        while stack:
+            j, cap, n = stack.pop()
+            extended = False
+            for ray in RAYS[j]:
+                it = iter(ray)
+                for _idx, b in it:
+                    if b & empty:
+                        continue
+                    if b & opp and not b & cap:
+                        ncap = cap | b
+                        for idx2, b2 in it:
+                            if not b2 & empty:
+                                break
+                            extended = True
+                            stack.append((idx2, ncap, n + 1))
+                    break
+            if not extended and n:
+                if n > best:
+                    best = n
+                    found = {(f, 1 << j, cap)}
+                elif n == best:
+                    found.add((f, 1 << j, cap))
+
+    while men:
+        f = men & -men
+        men ^= f
+        empty = base_empty | f
+        stack = [(f.bit_length() - 1, 0, 0)]
+        while stack:
+            j, cap, n = stack.pop()
+            extended = False
+            for vb, land, lb in MAN_JUMPS[j]:
+                if vb & opp and not vb & cap and lb & empty:
+                    extended = True
+                    stack.append((land, cap | vb, n + 1))
+            if not extended and n:
+                if n > best:
+                    best = n
+                    found = {(f, 1 << j, cap)}
+                elif n == best:
+                    found.add((f, 1 << j, cap))
+    return best, list(found)
+
+
+def capture_routes(
+    own: int, opp: int, kings: int, *, majority: bool = True
+) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    """Every capture route as (from index, landing indices, captured indices in order).
+
+    Unlike `capture_targets` this keeps every route (also two routes over the same pieces),
+    for notation: parsing incomplete paths and choosing the representative route. With
+    ``majority=False`` the shorter captures are kept too (to explain FMJD 4.13 refusals).
+    """
+    routes: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    men = own & ~kings
+    base_empty = ALL & ~(own | opp)
+
+    def king_search(start, j, cap, landings, caps, empty):
+        extended = False
+        for ray in RAYS[j]:
+            it = iter(ray)
+            for idx, b in it:
+                if b & empty:
+                    continue
+                if b & opp and not b & cap:
+                    for idx2, b2 in it:
+                        if not b2 & empty:
+                            break
+                        extended = True
+                        king_search(start, idx2, cap | b, landings + (idx2,), caps + (idx,), empty)
+                break
+        if caps and (not extended or not majority):
+            routes.append((start, landings, caps))
+
+    def man_search(start, j, cap, landings, caps, empty):
+        extended = False
+        for vb, land, lb in MAN_JUMPS[j]:
+            if vb & opp and not vb & cap and lb & empty:
+                extended = True
+                man_search(
+                    start, land, cap | vb, landings + (land,), caps + (vb.bit_length() - 1,), empty
+                )
+        if caps and (not extended or not majority):
+            routes.append((start, landings, caps))
+
+    k = own & kings
+    while k:
+        f = k & -k
+        k ^= f
+        j = f.bit_length() - 1
+        king_search(j, j, 0, (), (), base_empty | f)
+    while men:
+        f = men & -men
+        men ^= f
+        j = f.bit_length() - 1
+        man_search(j, j, 0, (), (), base_empty | f)
+    if majority and routes:
+        best = max(len(r[2]) for r in routes)
+        routes = [r for r in routes if len(r[2]) == best]
+    return routes
+
+
+def promotes(from_bit: int, to_bit: int, kings: int, white: bool) -> bool:
+    """FMJD 3.5/4.15: a man becomes a king only when its move ends on the far row."""
+    if from_bit & kings:
+        return False
+    return bool(to_bit & (WHITE_PROMOTION if white else BLACK_PROMOTION))
