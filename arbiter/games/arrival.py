@@ -26,6 +26,7 @@ from django.utils import timezone
 from arbiter.errors import Conflict, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.permissions import require_arbiter
+from clocks import clock as clockmath
 from rules.outcome import Termination
 
 from .models import Game
@@ -107,6 +108,7 @@ def _forfeit_if_late(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
         )
         if not updated:
             return False
+        _stop_clock(game.pk, now)
         late = [s for s, is_late in (("White", white_late), ("Black", black_late)) if is_late]
         AuditEntry.objects.create(
             event=game.round.event,
@@ -120,19 +122,15 @@ def _forfeit_if_late(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
                 f"start at {limit.round_start:%Y-%m-%d %H:%M:%S} UTC (FMJD 10.5, late arrival)"
             ),
         )
-    _stop_clock(game.pk, now)
     return True
 
 
 def _stop_clock(game_id: int, now: datetime) -> None:
-    """A forfeited game's clock no longer runs (nothing to do where games have no clock)."""
-    try:
-        from arbiter.games import services
-    except ImportError:
-        return
-    stop = getattr(services, "stop_clock_for_result", None)
-    if stop is not None:
-        stop(game_id, now=now)
+    """A forfeited game's clock stops (its flag must not fall afterwards)."""
+    clock = Game.objects.select_related("clock").get(pk=game_id).clock
+    if clock is not None and clock.running:
+        clock.apply(clockmath.stop(clock.state, clock.tc, now))
+        clock.save()
 
 
 def _candidates():
@@ -179,6 +177,22 @@ def forfeit_if_late(game_id: int, now: datetime | None = None) -> bool:
         return False
     limit = arrival_limit(game)
     return limit is not None and _forfeit_if_late(game, limit, now)
+
+
+def forfeit_locked_if_late(game: Game, now: datetime) -> bool:
+    """The lazy check for the move-entry service, on its locked `game`; True when forfeited
+    (the instance is then refreshed). Cheap once both players have arrived."""
+    if game.white_arrived_at is not None and game.black_arrived_at is not None:
+        return False
+    if game.white_id is None or game.black_id is None or game.result:
+        return False
+    if game.status == Game.Status.FINISHED or game.round.status != Round.Status.PUBLISHED:
+        return False
+    limit = arrival_limit(game)
+    if limit is None or not _forfeit_if_late(game, limit, now):
+        return False
+    game.refresh_from_db()
+    return True
 
 
 def _check_side(game: Game, side: str) -> None:

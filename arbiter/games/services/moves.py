@@ -6,7 +6,7 @@ from django.db import IntegrityError, transaction
 
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events.permissions import is_arbiter, player_side
-from arbiter.games import selectors
+from arbiter.games import arrival, selectors
 from arbiter.games.models import Game, Move
 from clocks import clock as clockmath
 from clocks.timecontrol import TimeControl, TimeControlError
@@ -108,6 +108,15 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
                 details={"game": selectors.game_state(game, now)},
             )
         )
+    if arrival.forfeit_locked_if_late(game, now):
+        # FMJD 10.5 (competition rules): a player later than the event's delay has lost.
+        return _Refused(
+            Conflict(
+                f"the game is over: lost by forfeit ({game.result}), a player was not at the "
+                f"board {event.late_arrival_minutes} min after the round's start",
+                details={"game": selectors.game_state(game, now)},
+            )
+        )
     if game.status == Game.Status.FINISHED:
         raise Conflict(
             f"the game is over ({game.result}, {game.termination}): no more moves",
@@ -181,6 +190,7 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         clock.apply(new_state)
 
     rules_game.push(parsed)
+    arrival.note_arrival_by_move(game, turn, now)  # a move is an arrival at the board
     game.fen = rules_game.position.fen()
     game.ply = ply
     game.rules_state = rules_game.to_state()
