@@ -30,6 +30,11 @@ def django_db_modify_db_settings(
     from django.conf import settings
 
     db = settings.DATABASES["default"]
-    needs_file = any(item.get_closest_marker("celery") for item in request.session.items)
+    # `browser` tests run a threaded live server: an in-memory SQLite shared between threads
+    # refuses a write while another thread reads ("database table is locked").
+    needs_file = any(
+        item.get_closest_marker("celery") or item.get_closest_marker("browser")
+        for item in request.session.items
+    )
     if needs_file and db["ENGINE"].endswith("sqlite3") and not db.get("TEST", {}).get("NAME"):
         db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")

@@ -201,8 +201,9 @@
           else poller.refresh();
         } else if (res.status === 422) {
           var options = res.body.candidates || res.body.legal_moves || [];
-          var label = res.body.candidates ? " Which one? " : " Legal moves: ";
-          show("invalid", (res.body.reason || res.body.message || "Illegal move.") + label, options);
+          var label = res.body.candidates ? "Which one did you mean?" : "Legal moves:";
+          var why = res.body.message || res.body.reason || "Illegal move";
+          show("invalid", why.replace(/\.?$/, ". ") + label, options);
         } else {
           show("error", res.body.message || "Refused (" + res.status + ").");
         }

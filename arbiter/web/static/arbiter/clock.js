@@ -160,7 +160,10 @@
       var r = readings(clock, now);
       ["white", "black"].forEach(function (side) {
         var face = faces[side];
-        face.querySelector(".time").textContent = r ? format(r[side]) : "–";
+        var shown = r ? format(r[side]) : "–";
+        var timeBox = face.querySelector(".time");
+        timeBox.textContent = shown;
+        timeBox.classList.toggle("long", shown.length >= 7);
         var running = clock && clock.running === side && !clock.paused && state.status !== "finished";
         face.classList.toggle("running", !!running);
         face.classList.toggle("low", !!(r && r[side] < 60000));
