@@ -362,6 +362,9 @@ class Supervisor:
         ]
         if demo:
             lines += ["Demo event (manage.py seed_demo):", *(f"  {x}" for x in demo.splitlines())]
+            logins = demo_logins()
+            if logins and "Logins:" not in demo:
+                lines.append(f"  {logins}")
         lines += ["Press Ctrl-C to stop everything.", "=" * 72]
         with Console.lock:
             print("\n".join(lines), flush=True)
@@ -415,6 +418,19 @@ class Supervisor:
             "children": {c.name: c.pid for c in self.children},
         }
         (self.var_dir / "run.json").write_text(json.dumps(state, indent=2))
+
+
+def demo_logins() -> str | None:
+    """The demo logins, also on later starts (seed_demo prints them only when it creates them)."""
+    try:
+        from arbiter.events.management.commands import seed_demo
+    except ImportError:
+        return None
+    password = os.environ.get("DEMO_PASSWORD") or getattr(seed_demo, "DEFAULT_PASSWORD", None)
+    if not password:
+        return None
+    # The users seed_demo creates (its docstring): organizer, arbiter and player.
+    return f"Logins: organizer, arbiter, player; password: {password}"
 
 
 def _hide_password(url: str) -> str:
