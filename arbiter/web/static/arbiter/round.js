@@ -68,6 +68,8 @@
     serverTime,
     function (body) {
       state = body;
+      var deadline = document.getElementById("arrival-deadline");
+      deadline.textContent = body.arrival_deadline ? " (players arrive until " + hhmmss(body.arrival_deadline) + " UTC)" : "";
       renderRows();
     },
     function (message) {
