@@ -129,8 +129,37 @@ def test_board_page_shows_the_position_and_blacks_clock_running(
     assert game.ply == 6
 
 
+def test_clock_display_formats():
+    # Pure helpers of clock.js, evaluated in the browser (no page needed).
+    script = Path(__file__).resolve().parents[2] / "arbiter/web/static/arbiter/clock.js"
+    b = Browser(CHROMIUM, free_port())
+    try:
+        b.js(script.read_text() + "; true")
+        fmt = "window.ArbiterClock.format"
+        assert b.js(f"{fmt}(9400)") == "0:09.4"  # tenths in the last ten seconds
+        assert b.js(f"{fmt}(65000)") == "1:05"
+        assert b.js(f"{fmt}(3725000)") == "1:02:05"
+        assert b.js(f"{fmt}(-5)") == "0:00.0"  # never below zero: the server records flags
+        assert b.js("window.ArbiterClock.parseDuration('1:30:00')") == 5_400_000
+        assert b.js("window.ArbiterClock.parseDuration('1:3x')") is None
+        # Black runs since the reading at 12:00:00.000; 1.5 s later Black shows 1.5 s less.
+        readings = b.js(
+            "window.ArbiterClock.readings({white_ms: 60000, black_ms: 30000, running: 'black',"
+            " paused: false, server_time: '2026-05-09T12:00:00+00:00'},"
+            " Date.parse('2026-05-09T12:00:01.500+00:00'))"
+        )
+        assert readings == {"white": 60000, "black": 28500}
+    finally:
+        b.close()
+
+
 def test_players_clock_page_is_readable_and_counts_down(browser, live_server, running_game, shots):
     game, _ = running_game
+    # The tablet's own clock is an hour fast: the page must not care (server time rules).
+    browser.call(
+        "Page.addScriptToEvaluateOnNewDocument",
+        source="(() => { const real = Date.now; Date.now = () => real() + 3600000; })();",
+    )
     browser.call(
         "Emulation.setDeviceMetricsOverride",
         width=1280,
@@ -146,6 +175,10 @@ def test_players_clock_page_is_readable_and_counts_down(browser, live_server, ru
     later = browser.js(f"{running}.querySelector('.time').textContent")
     assert 1.2 <= seconds(first) - seconds(later) <= 4.0, (first, later)
     assert browser.js("document.getElementById('last-move').textContent") == "3. 37-32"
+    # What the page shows is what the server says Black has left now (within a poll).
+    state = services.read_game(game.pk, by=None)
+    shown = seconds(browser.js(f"{running}.querySelector('.time').textContent"))
+    assert abs(shown - state["clock"]["black_ms"] / 1000) <= 2.0, (shown, state["clock"])
     # Readable from two metres: digits over 100 px high on a 1280x800 tablet, and h:mm:ss
     # fits in its half of the screen.
     box = browser.js(
