@@ -295,3 +295,22 @@ def test_with_database_url_and_redis_url_set_it_uses_those_servers(tmp_path):
             admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
         if redis_server:
             redis_server.stop()
+
+
+def test_a_child_that_dies_later_is_named_and_nothing_is_restarted(tmp_path):
+    run = Run(tmp_path, free_port())
+    try:
+        run.wait_for(lambda: "Press Ctrl-C" in run.output, 180, "every process to be ready")
+        children = run.state()["children"]
+        os.kill(children["clock"], signal.SIGKILL)  # the clock worker dies
+        code = run.process.wait(timeout=60)
+        run.reader.join(timeout=5)
+        out = run.output
+        assert code == 1, out
+        assert "supervisor: clock exited unexpectedly (exit code -9)" in out, out
+        assert "nothing is restarted" in out
+        assert out.count("supervisor: started clock") == 1  # not started again
+        for name, pid in children.items():
+            assert not alive(pid), f"{name} (pid {pid}) still runs"
+    finally:
+        run.cleanup()

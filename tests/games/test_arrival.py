@@ -251,3 +251,63 @@ def test_api_arrival_is_refused_to_others_and_for_a_bad_side(client, game, arbit
     assert bad.status_code == 422
     game.refresh_from_db()
     assert game.white_arrived_at is None and game.black_arrived_at is None
+
+
+# -- with the clocks and the move-entry service ----------------------------------------------
+
+
+@pytest.fixture
+def timed_game(event, round1, arbiter_user, monkeypatch):
+    """A published round at 14:00 whose clocks the arbiter starts at 14:00 (5 min each)."""
+    from django.utils import timezone as tz
+
+    from arbiter.games import services
+
+    event.time_control = "300"
+    event.save()
+    game = new_game(round1, 1)
+    now = {"t": at(14, 0)}
+    monkeypatch.setattr(tz, "now", lambda: now["t"])
+    services.start_clocks(game, by=arbiter_user, reason="round starts")
+    game.refresh_from_db()
+    return game, now
+
+
+def test_fmjd_10_5_a_move_is_an_arrival(timed_game, arbiter_user):
+    from arbiter.games import services
+
+    game, now = timed_game
+    now["t"] = at(14, 0, 20)
+    services.submit_move(game.pk, ply=1, move="32-28", request_id="m1", by=arbiter_user)
+    game.refresh_from_db()
+    assert (game.white_arrived_at, game.black_arrived_at) == (at(14, 0, 20), None)
+
+
+def test_fmjd_10_5_a_move_after_the_limit_with_the_opponent_absent_ends_the_game(
+    event, timed_game, arbiter_user
+):
+    # 10 minutes allowed; White arrived at 14:02; Black never. White's move at 14:10:01 is
+    # refused: the game ended by forfeit, in White's favour; the clock stopped.
+    from arbiter.games import services
+
+    event.late_arrival_minutes = 10
+    event.save()
+    game, now = timed_game
+    arrival.mark_arrived(game.pk, "white", by=arbiter_user, now=at(14, 2))
+    services.adjust_clock(game.pk, "white", 3_600_000, by=arbiter_user, reason="long think")
+    now["t"] = at(14, 10, 1)
+    with pytest.raises(Conflict, match="lost by forfeit"):
+        services.submit_move(game.pk, ply=1, move="32-28", request_id="m1", by=arbiter_user)
+    game.refresh_from_db()
+    assert (game.result, game.termination, game.ply) == ("+/-", "forfeit", 0)
+    assert game.clock.running == "" and game.clock.deadline is None
+
+
+def test_fmjd_10_5_the_sweep_stops_a_forfeited_games_clock(timed_game):
+    game, _ = timed_game
+    assert game.clock.running == "white"
+    assert arrival.forfeit_late_arrivals(at(15, 0, 1)) == [game.pk]
+    game.refresh_from_db()
+    game.clock.refresh_from_db()
+    assert game.result == "-/-"
+    assert game.clock.running == "" and game.clock.deadline is None
