@@ -184,10 +184,12 @@ def test_one_command_starts_web_workers_beat_and_redis_and_sigint_stops_every_on
         web_group = group_members(children["web"])
         assert len(web_group) >= 3, web_group  # the uvicorn parent and its two workers
 
-        os.kill(run.process.pid, signal.SIGINT)
+        # Ctrl-C in a terminal: SIGINT to the whole foreground process group.
+        os.killpg(run.process.pid, signal.SIGINT)
         assert run.process.wait(timeout=60) == 0, run.output
         run.reader.join(timeout=5)
         assert "every process stopped" in run.output
+        assert "did not stop within" not in run.output  # nothing needed SIGKILL
         for name, pid in children.items():
             assert not alive(pid), f"{name} (pid {pid}) still runs"
             assert group_members(pid) == [], f"{name}'s process group still has processes"
