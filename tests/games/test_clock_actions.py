@@ -23,7 +23,7 @@ S = timedelta(seconds=1)
 def armed(monkeypatch):
     """Every flag task armed after a commit: (game_id, ply, deadline)."""
     calls = []
-    monkeypatch.setattr(flags, "arm_flag_check", lambda *args: calls.append(args))
+    monkeypatch.setattr(flags, "arm_soon", lambda *args: calls.append(args))
     return calls
 
 
