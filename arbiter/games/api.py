@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 from ninja.decorators import decorate_view
 from ninja.security import SessionAuth
 
@@ -51,7 +51,7 @@ def post_move(request, game_id: int, payload: MoveIn):
     state = services.submit_move(
         game_id, ply=payload.ply, move=payload.move, request_id=payload.request_id, by=request.user
     )
-    return 201, state
+    return Status(201, state)
 
 
 @router.post("/games/{int:game_id}/clock", auth=API_AUTH)

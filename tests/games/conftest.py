@@ -34,13 +34,13 @@ def celery_parts(redis_url, transactional_db, tmp_path):
     class Parts:
         url = redis_url
 
-        def worker(self, name: str = "w1") -> realservices.CeleryProcess:
-            proc = realservices.start_worker(name, redis_url=redis_url, workdir=tmp_path)
+        def worker(self, name: str = "w1", wait: bool = True) -> realservices.CeleryProcess:
+            proc = realservices.start_worker(name, redis_url=redis_url, workdir=tmp_path, wait=wait)
             started.append(proc)
             return proc
 
-        def beat(self) -> realservices.CeleryProcess:
-            proc = realservices.start_beat(redis_url=redis_url, workdir=tmp_path)
+        def beat(self, wait: bool = True) -> realservices.CeleryProcess:
+            proc = realservices.start_beat(redis_url=redis_url, workdir=tmp_path, wait=wait)
             started.append(proc)
             return proc
 

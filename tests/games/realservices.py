@@ -35,8 +35,10 @@ def use_broker(url: str) -> None:
     """Point this process's Celery app (which queues the flag tasks) at `url`."""
     from arbiter.celery import app
 
+    if app.conf.broker_url == url:
+        return
     app.conf.broker_url = url
-    app.pool.force_close_all()
+    # Forget connections made to the old URL (none, unless a task was sent before).
     app._pool = None
     app.amqp._producer_pool = None
 
@@ -108,7 +110,9 @@ def celery_env(redis_url: str, database_url: str) -> dict[str, str]:
     return env
 
 
-def start_worker(name: str, *, redis_url: str, workdir: Path, queues: str = "clock,default"):
+def start_worker(
+    name: str, *, redis_url: str, workdir: Path, queues: str = "clock,default", wait: bool = True
+):
     proc = CeleryProcess(
         [
             "worker",
@@ -127,16 +131,18 @@ def start_worker(name: str, *, redis_url: str, workdir: Path, queues: str = "clo
         log=workdir / f"{name}.log",
         ready=" ready.",
     )
-    proc.wait_ready()
+    if wait:
+        proc.wait_ready()
     return proc
 
 
-def start_beat(*, redis_url: str, workdir: Path):
+def start_beat(*, redis_url: str, workdir: Path, wait: bool = True):
     proc = CeleryProcess(
         ["beat", "-s", str(workdir / "beat-schedule"), "--max-interval", "1", "-l", "info"],
         env=celery_env(redis_url, worker_database_url()),
         log=workdir / "beat.log",
         ready="beat: Starting",
     )
-    proc.wait_ready()
+    if wait:
+        proc.wait_ready()
     return proc

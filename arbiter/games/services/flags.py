@@ -14,6 +14,9 @@ claimed (claims are a later issue: nothing here ends such a game).
 from __future__ import annotations
 
 import logging
+import os
+import queue
+import threading
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -139,10 +142,47 @@ def arm_flag_check(game_id: int, ply: int, deadline: datetime | None) -> None:
         log.exception("could not queue the flag check of game %s ply %s", game_id, ply)
 
 
+class _Publisher:
+    """Queues flag tasks from a background thread, so that no request waits on the broker.
+
+    A task lost here (the process dies first) is a flag the sweep catches within a second.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._queue: queue.SimpleQueue | None = None
+        self._pid = None
+
+    def put(self, game_id: int, ply: int, deadline: datetime) -> None:
+        with self._lock:
+            if self._queue is None or self._pid != os.getpid():  # first use, or forked
+                self._queue, self._pid = queue.SimpleQueue(), os.getpid()
+                threading.Thread(
+                    target=self._run, args=(self._queue,), name="flag-task-publisher", daemon=True
+                ).start()
+        self._queue.put((game_id, ply, deadline))
+
+    @staticmethod
+    def _run(jobs: queue.SimpleQueue) -> None:
+        while True:
+            game_id, ply, deadline = jobs.get()
+            arm_flag_check(game_id, ply, deadline)
+
+
+_publisher = _Publisher()
+
+
 def on_commit_arm(game: Game) -> None:
     """After the transaction commits, arm the flag task for the game's current deadline."""
     clock = game.clock
     if clock is None or clock.deadline is None or game.status == Game.Status.FINISHED:
         return
     game_id, ply, deadline = game.pk, game.ply, clock.deadline
-    transaction.on_commit(lambda: arm_flag_check(game_id, ply, deadline))
+    transaction.on_commit(lambda: arm_soon(game_id, ply, deadline))
+
+
+def arm_soon(game_id: int, ply: int, deadline: datetime) -> None:
+    """arm_flag_check() from the publisher thread (the caller does not wait for Redis)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    _publisher.put(game_id, ply, deadline)

@@ -75,10 +75,18 @@ def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> di
                 game_id, ply=ply, move=move.strip(), request_id=request_id, by=by
             )
     except IntegrityError:
-        # Only reachable if the lock did not hold (it does): never store a move twice.
+        # The unique constraints (game, ply) and (game, request_id): nothing is stored twice.
+        game = selectors.game_for_read(game_id)
+        prior = Move.objects.filter(game=game, request_id=request_id).first()
+        if prior is not None:
+            raise Conflict(
+                f"request_id was already used for ply {prior.ply} ({prior.notation}), "
+                f"not ply {ply}",
+                details={"game": selectors.game_state(game)},
+            ) from None
         raise Conflict(
-            f"ply {ply} or request_id was stored meanwhile by another request; read the game again",
-            details={"game": selectors.game_state(Game.objects.get(pk=game_id))},
+            f"ply {ply} was stored meanwhile by another request; read the game again",
+            details={"game": selectors.game_state(game)},
         ) from None
     if isinstance(answer, _Refused):
         raise answer.error
@@ -93,9 +101,12 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
     if not arbiter and side is None:
         raise Forbidden(f"only an arbiter of '{event}' or a player of this game may enter moves")
 
-    prior = Move.objects.filter(game=game, request_id=request_id).first()
-    if prior is not None:
-        return _replay(game, prior, ply)
+    if ply <= game.ply:
+        # A retry of an accepted move comes with its (now stale) ply. A request_id reused
+        # for a new ply is caught by the unique constraint when the move is stored.
+        prior = Move.objects.filter(game=game, request_id=request_id).first()
+        if prior is not None:
+            return _replay(game, prior, ply)
 
     clock = game.clock
     now = server_now(clock)
