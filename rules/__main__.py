@@ -66,8 +66,8 @@ def perft(pos, depth: int) -> int:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     pos = _position(args.fen)
-    for text in sorted(pos.move_text(m) for m in pos.legal_moves()):
-        print(text)
+    for move in pos.legal_moves():  # the engine's order: by start, end and path
+        print(pos.move_text(move))
     return 0
 
 

@@ -26,6 +26,17 @@ def _slide(gen: int, empty: int, delta: int) -> int:
     return out
 
 
+def capturing_men(men: int, opp: int, empty: int) -> int:
+    """The men that can take at least one piece (FMJD 4.2), by shifts: a man whose neighbour
+    in some direction is an opponent's piece with a free square behind it."""
+    return (
+        ((((empty >> 5) & opp) >> 5) & men)
+        | ((((empty >> 6) & opp) >> 6) & men)
+        | ((((empty << 5) & opp) << 5) & men)
+        | ((((empty << 6) & opp) << 6) & men)
+    )
+
+
 def has_capture(own: int, opp: int, kings: int) -> bool:
     """Whether the side to move has any capture (FMJD 4.1), with shifts only."""
     empty = ALL & ~(own | opp)
@@ -161,6 +172,7 @@ def capture_targets(own: int, opp: int, kings: int) -> tuple[int, list[tuple[int
                 elif n == best:
                     found.add((f, 1 << j, cap))
 
+    men = capturing_men(men, opp, base_empty)
     while men:
         f = men & -men
         men ^= f
@@ -229,6 +241,7 @@ def capture_routes(
         k ^= f
         j = f.bit_length() - 1
         king_search(j, j, 0, (), (), base_empty | f)
+    men = capturing_men(men, opp, base_empty)
     while men:
         f = men & -men
         men ^= f

@@ -7,7 +7,7 @@ Reading has two stages:
    results) without knowing the rules. Nothing in it needs the engine.
 2. `replay_game(game)` plays the main line on the engine (FMJD art. 3 and 4): incomplete
    capture paths are matched as an ordered subsequence of landing squares, and an ambiguous
-   short capture (FMJD 9, notation) is resolved by trying the candidates until the rest of
+   short capture (FMJD 8.2 notation) is resolved by trying the candidates until the rest of
    the game replays (bounded backtracking), reported as a warning naming the ply.
 
 `read_games(text_or_bytes, source=...)` does both. It never raises on bad content: every
@@ -37,6 +37,7 @@ __all__ = [
     "PdnMove",
     "decode_pdn",
     "normalize_result",
+    "parse_clock",
     "parse_games",
     "read_file",
     "read_games",
@@ -160,7 +161,7 @@ class PdnMove:
     column: int
     number: int | None = None  # the move number written before it, if any
     black_number: bool = False  # written "n..." (a Black move)
-    strength: str | None = None  # '!', '?', '!!', '??', '!?', '?!' (or "(!?)")
+    strength: str | None = None  # '!', '?', '!!', '??', '!?', '?!', '(!?)'; FMJD 9.1 '+'
     nags: list[int] = field(default_factory=list)
     comments_before: list[str] = field(default_factory=list)  # only before a line's first move
     comments: list[str] = field(default_factory=list)  # after the move
@@ -168,7 +169,8 @@ class PdnMove:
     commands: dict[str, str] = field(default_factory=dict)  # [%name value] from comments
     clock: ClockReading | None = None
     readable: bool = True  # False for a word that is not a move (reported at replay)
-    move: Any = None  # the engine's Move once replayed (main line only)
+    move: Any = None  # the engine's Move once replayed (variations too, when legal)
+    notation: str | None = None  # the engine's notation of `move` (short unless ambiguous)
 
     def __repr__(self) -> str:
         return f"PdnMove({self.text!r} at {self.line}:{self.column})"
@@ -267,7 +269,9 @@ class PdnGame:
             if isinstance(move, str):
                 move = pos.parse_move(move)
             text = pos.move_text(move)
-            game.moves.append(PdnMove(text=text, raw=text, line=0, column=0, move=move))
+            game.moves.append(
+                PdnMove(text=text, raw=text, line=0, column=0, move=move, notation=text)
+            )
             pos = pos.play(move)
             game.positions.append(pos)
         game.replayed = True
@@ -276,11 +280,7 @@ class PdnGame:
     @classmethod
     def from_game(cls, game: Any, *, tags: dict[str, str] | None = None) -> PdnGame:
         """A record of an engine `Game` (its start position and moves)."""
-        state = game.to_state() if hasattr(game, "to_state") else {}
-        start_fen = state.get("start_fen") or state.get("start") or None
-        if start_fen is None and hasattr(game, "start_fen"):
-            start_fen = game.start_fen
-        return cls.from_moves(game.moves, start_fen=start_fen, tags=tags)
+        return cls.from_moves(game.moves, start_fen=game.start_fen, tags=tags)
 
 
 # --------------------------------------------------------------------------- results
@@ -368,6 +368,8 @@ _STRENGTH = re.compile(r"\([!?]+\)|[!?]+")
 _NAG = re.compile(r"\$(\d{1,4})")
 _SETUP = re.compile(r"/([^/\n]*)/")
 _WORD = re.compile(r"[^\s\[\]{}()]+")
+_FMJD_SIGNS = frozenset({"+", "=", "+1", "-1", "a.l.", "+-", "-+", "±", "∓", "#"})
+_PUNCTUATION = re.compile(r"[.,;:]+")
 _SQUARES = re.compile(r"\d+")
 _SEPARATORS = re.compile(r"[-x:×]")
 
@@ -500,7 +502,10 @@ def tokenize(text: str) -> Iterator[Token]:
             continue
         m = _WORD.match(text, pos)
         word = m.group(0) if m else ch
-        yield Token(WORD, word, pos, word)
+        if _PUNCTUATION.fullmatch(word):
+            yield Token(BAD, word, pos, f"stray {word!r} in the movetext")
+        else:
+            yield Token(WORD, word, pos, word)
         pos += len(word)
 
 
@@ -625,15 +630,18 @@ class _Parser:
             self._after_game(g)
             if g.terminator is None and offset < len(self.text):
                 line, col = self.where(offset)
+                what = "game" if g.moves else "game without movetext"
                 g.warnings.append(
-                    f"line {line}:{col}: game not terminated by a result or '*' "
+                    f"line {line}:{col}: {what} not terminated by a result or '*' "
                     "before the next tag pairs"
                 )
 
         for tok in tokenize(self.text):
             kind = tok.kind
             if kind == TAG:
-                if game is not None and has_body:
+                if game is not None and (has_body or tok.value[0] in game.tags):
+                    # Movetext, or a tag seen already (a game with no movetext and no
+                    # terminator): these tags begin the next game.
                     finish(game, tok.offset)
                     game = None
                 if game is None:
@@ -643,8 +651,6 @@ class _Parser:
                 name, value = tok.value[0], tok.value[1]
                 if len(tok.value) > 2:
                     self._warn(game, tok, f"malformed tag pair {tok.text!r} read as {name}")
-                if name in game.tags:
-                    self._warn(game, tok, f"tag {name} repeated; the last value is kept")
                 game.tags[name] = value
                 continue
             if game is None:
@@ -712,6 +718,11 @@ class _Parser:
             if line.pending_number is not None:
                 line.pending_number = (line.pending_number[0], True)
             # else: "..." for an unknown move; nothing to play.
+            return
+        if kind == WORD and tok.text in _FMJD_SIGNS and line.moves:
+            # FMJD 9.1 signs after a move ('+' winning, '=' equal, 'a.l.' ad libitum...).
+            last = line.moves[-1]
+            last.strength = (last.strength or "") + tok.text
             return
         if kind in (MOVE, WORD):
             ln, col = self.where(tok.offset)
@@ -968,7 +979,7 @@ def replay_game(game: PdnGame) -> PdnGame:
             ply += 1
             continue
         # This ply failed: remember the deepest failure, then backtrack if possible
-        # (FMJD notation: only one of the candidates may let the game go on).
+        # (FMJD 8.2 notation: only one of the candidates may let the game go on).
         if deepest is None or ply > deepest[0]:
             deepest = (ply, failure, list(chosen[:ply]), dict(choices))
         back = next(
@@ -998,7 +1009,7 @@ def replay_game(game: PdnGame) -> PdnGame:
             positions.append(positions[-1].play(m))
         mv = moves[fail_ply]
         pos = positions[fail_ply]
-        legal = sorted(pos.move_text(m) for m in pos.legal_moves())
+        legal = [pos.move_text(m) for m in pos.legal_moves()]
         reason = _failure_reason(mv, failure)
         if choices:
             reason += " (after trying every reading of the ambiguous captures before it)"
@@ -1017,6 +1028,10 @@ def replay_game(game: PdnGame) -> PdnGame:
     game.positions = positions
     for i, m in enumerate(moves):
         m.move = chosen[i] if i < len(chosen) else None
+        m.notation = positions[i].move_text(m.move) if m.move is not None else None
+    for i, m in enumerate(moves[: len(chosen)]):
+        for var in m.variations:
+            _check_variation(game, positions[i], var)
 
     # Each ambiguous short capture on the path taken is reported, naming the ply.
     for p in sorted(choices):
@@ -1025,10 +1040,14 @@ def replay_game(game: PdnGame) -> PdnGame:
         texts = [_full_path(m) for m in cands]
         if k > 0:
             how = f"with {' or '.join(texts[:k])} the rest of the game does not replay"
-        elif game.error is None and _others_fail(positions, moves, p, cands, k):
+        elif game.error is not None:
+            how = "the first candidate"
+        elif len(choices) > 16:  # the check below replays the rest: keep it bounded
+            how = "the rest of the game replays with it"
+        elif _others_fail(positions, moves, p, cands, k):
             how = "the only candidate with which the rest of the game replays"
         else:
-            how = "the first candidate; others were not needed"
+            how = "the rest of the game replays with more than one; the first was taken"
         game.warnings.append(
             f"ply {p + 1} (line {mv.line}:{mv.column}, {mv.raw!r}) is an ambiguous capture "
             f"({' or '.join(texts)}); played {texts[k]}: {how}"
@@ -1043,10 +1062,12 @@ def replay_game(game: PdnGame) -> PdnGame:
                 f"path read as {_full_path(m)}"
             )
     # Move numbers as written vs. as counted (tolerated: the moves are played in order).
+    base = _number_base(game)
     for i, mv in enumerate(moves[: len(chosen) + (1 if game.error else 0)]):
         if mv.number is None:
             continue
         number, black = _expected_number(i, white_first)
+        number += base - 1
         if mv.number != number or (mv.black_number and not black):
             shown = f"{mv.number}{'...' if mv.black_number else '.'}"
             want = f"{number}{'...' if black else '.'}"
@@ -1055,6 +1076,50 @@ def replay_game(game: PdnGame) -> PdnGame:
                 f"{want} was expected"
             )
     return game
+
+
+def _number_base(game: PdnGame) -> int:
+    """The number of the first move: 1, or from a set-up position (FEN tag) the first
+    number written, since a position may be set up in the middle of a game."""
+    if game.tags.get("FEN") and game.moves and game.moves[0].number is not None:
+        return max(1, game.moves[0].number)
+    return 1
+
+
+def _check_variation(game: PdnGame, start: Any, line: list[PdnMove]) -> None:
+    """Play a variation from the position before the move it replaces (variations are not
+    replayed into the main line). Fills `.move` / `.notation`; an illegal or ambiguous move
+    is a warning, and the rest of that variation is kept as written."""
+    from . import AmbiguousMove, RulesError
+
+    pos = start
+    for mv in line:
+        for var in mv.variations:
+            _check_variation(game, pos, var)
+        if not mv.readable:
+            game.warnings.append(
+                f"variation at line {mv.line}:{mv.column}: cannot read {mv.raw!r} as a move; "
+                "the variation is kept as written"
+            )
+            return
+        try:
+            move = pos.parse_move(mv.text)
+        except AmbiguousMove as exc:
+            game.warnings.append(
+                f"variation at line {mv.line}:{mv.column}: {mv.raw!r} is an ambiguous capture "
+                f"({' or '.join(exc.candidates)}); the variation is kept as written"
+            )
+            return
+        except (RulesError, ValueError) as exc:
+            reason = getattr(exc, "reason", None) or str(exc)
+            game.warnings.append(
+                f"variation at line {mv.line}:{mv.column}: illegal move {mv.raw!r} "
+                f"({reason}); the variation is kept as written"
+            )
+            return
+        mv.move = move
+        mv.notation = pos.move_text(move)
+        pos = pos.play(move)
 
 
 def _white_to_move(pos: Any) -> bool:
@@ -1157,9 +1222,7 @@ def _comment_words(text: str) -> list[str]:
     return words
 
 
-def _line_tokens(
-    moves: list[PdnMove], start_ply: int, white_first: bool, texts: list[str] | None
-) -> list[str]:
+def _line_tokens(moves: list[PdnMove], start_ply: int, white_first: bool, base: int) -> list[str]:
     out: list[str] = []
     need_number = True
     for i, mv in enumerate(moves):
@@ -1168,19 +1231,22 @@ def _line_tokens(
             out.extend(_comment_words(c))
             need_number = True
         number, black = _expected_number(ply, white_first)
+        number += base - 1
+        text = mv.notation or mv.text
+        text += mv.strength or ""
+        # The number and its move stay on one line.
         if not black:
-            out.append(f"{number}.")
+            text = f"{number}. {text}"
         elif need_number:
-            out.append(f"{number}...")
+            text = f"{number}... {text}"
         need_number = False
-        text = texts[i] if texts is not None and texts[i] else mv.text
-        out.append(text + (mv.strength or ""))
+        out.append(text)
         out.extend(f"${n}" for n in mv.nags)
         for c in mv.comments:
             out.extend(_comment_words(c))
             need_number = True
         for var in mv.variations:
-            inner = _line_tokens(var, ply, white_first, None)
+            inner = _line_tokens(var, ply, white_first, base)
             if inner:
                 inner[0] = "(" + inner[0]
                 inner[-1] = inner[-1] + ")"
@@ -1248,18 +1314,10 @@ def write_game(game: PdnGame) -> str:
             lines.append(f"[{name} {_quote(value)}]")
 
     white_first = _white_to_move(start) if start is not None else True
-    texts: list[str] | None = None
-    if game.positions and len(game.positions) > 1:
-        texts = []
-        for i, mv in enumerate(game.moves):
-            if i < len(game.positions) - 1 and mv.move is not None:
-                texts.append(game.positions[i].move_text(mv.move))
-            else:
-                texts.append(mv.text)
     tokens: list[str] = []
     for c in game.comments:
         tokens.extend(_comment_words(c))
-    tokens.extend(_line_tokens(game.moves, 0, white_first, texts))
+    tokens.extend(_line_tokens(game.moves, 0, white_first, _number_base(game)))
     tokens.append(normalize_result(result) or "*")
     body = _wrap(tokens)
     return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"

@@ -7,9 +7,14 @@ from enum import StrEnum
 
 from . import movegen
 from .board import (
+    ALL,
     BLACK_PROMOTION,
+    INDEX_SQ,
     INDEX_TO_SQ,
+    NBITS,
+    NEIGHBOUR,
     RAY_BITS,
+    RAYS,
     SQ_BIT,
     SQ_INDEX,
     WHITE_PROMOTION,
@@ -40,18 +45,32 @@ class Color(StrEnum):
         return self.value.capitalize()
 
 
-class Move:
+_tuple_new = tuple.__new__
+
+
+def _move_key(start: int, end: int, captures) -> int:
+    """One int per FMJD move: start, end and the SET of pieces taken (routes over the same
+    pieces are one move)."""
+    cap = 0
+    for c in captures:
+        cap |= 1 << c
+    return (cap << 12) | (start << 6) | end
+
+
+class Move(tuple):
     """One move: a step, a flight or a whole capture (FMJD 4.1: a full capture is one move).
 
-    ``path`` is the start, each landing square after a piece is taken, and the end.
-    Two moves are equal when they go from the same start to the same end taking the same
-    set of pieces: FMJD treats such routes as one move.
+    ``path`` is the start, each landing square after a piece is taken, and the end;
+    ``captures`` the squares of the pieces taken, in the order taken. Two moves are equal when
+    they go from the same start to the same end taking the same set of pieces: FMJD treats
+    such routes as one move. Immutable and hashable (a tuple underneath, for speed: the
+    generator hands out shared, pre-built instances for non-capturing moves).
     """
 
-    __slots__ = ("start", "end", "captures", "path", "promotes", "_key")
+    __slots__ = ()
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         start: int,
         end: int,
         captures: tuple[int, ...] = (),
@@ -59,39 +78,79 @@ class Move:
         promotes: bool = False,
     ):
         captures = tuple(captures)
-        object.__setattr__(self, "start", start)
-        object.__setattr__(self, "end", end)
-        object.__setattr__(self, "captures", captures)
-        object.__setattr__(self, "path", tuple(path) if path else (start, end))
-        object.__setattr__(self, "promotes", bool(promotes))
-        object.__setattr__(self, "_key", (start, end, frozenset(captures)))
+        path = tuple(path) if path else (start, end)
+        return _tuple_new(
+            cls, (start, end, captures, path, bool(promotes), _move_key(start, end, captures))
+        )
 
-    def __setattr__(self, name, value):
-        raise AttributeError("Move is immutable")
+    start = property(lambda self: self[0], doc="start square")
+    end = property(lambda self: self[1], doc="end square")
+    captures = property(lambda self: self[2], doc="squares taken, in order")
+    path = property(lambda self: self[3], doc="start, landing squares, end")
+    promotes = property(lambda self: self[4], doc="a man crowned by this move (FMJD 3.5, 4.15)")
 
     @property
     def is_capture(self) -> bool:
-        return bool(self.captures)
+        return bool(self[2])
 
     def __eq__(self, other):
         if isinstance(other, Move):
-            return self._key == other._key
+            return self[5] == other[5]
+        return NotImplemented
+
+    def __ne__(self, other):
+        if isinstance(other, Move):
+            return self[5] != other[5]
         return NotImplemented
 
     def __hash__(self):
-        return hash(self._key)
+        return hash(self[5])
 
     def __str__(self) -> str:
-        return f"{self.start}{'x' if self.captures else '-'}{self.end}"
+        return f"{self[0]}{'x' if self[2] else '-'}{self[1]}"
 
     def full_text(self) -> str:
         """Every landing square: "47x38x24x13x36" (a quiet move stays "32-28")."""
-        if not self.captures:
+        if not self[2]:
             return str(self)
-        return "x".join(str(s) for s in self.path)
+        return "x".join(str(s) for s in self[3])
 
     def __repr__(self) -> str:
         return f"Move({self.full_text()!r})"
+
+    def __reduce__(self):
+        return (Move, (self[0], self[1], self[2], self[3], self[4]))
+
+
+def _quiet_tables():
+    """Pre-built non-capturing moves, shared by every position (FMJD 3.4, 3.5, 3.9).
+
+    MAN[colour][d][target index] for a man stepping to that target (d: 5 or 6 squares in the
+    padded layout); KING_RAYS[from index] = 4 lists of (target bit, Move).
+    """
+    man = {True: {5: {}, 6: {}}, False: {5: {}, 6: {}}}
+    for j, s in INDEX_SQ.items():
+        for d in (5, 6):
+            # White men move up: target j, from j + d.
+            f = j + d
+            if f in INDEX_SQ and f in [n for n in NEIGHBOUR[j] if n >= 0]:
+                man[True][d][j] = Move(INDEX_SQ[f], s, (), None, s <= 5)
+            f = j - d
+            if f in INDEX_SQ and f in [n for n in NEIGHBOUR[j] if n >= 0]:
+                man[False][d][j] = Move(INDEX_SQ[f], s, (), None, s >= 46)
+    tables = {
+        c: {d: [man[c][d].get(j) for j in range(NBITS)] for d in (5, 6)} for c in (True, False)
+    }
+    king_rays = [
+        [[(b, Move(INDEX_SQ[j], INDEX_SQ[k])) for k, b in ray] for ray in RAYS[j]]
+        if j in INDEX_SQ
+        else []
+        for j in range(NBITS)
+    ]
+    return tables, king_rays
+
+
+_MAN_MOVES, _KING_RAY_MOVES = _quiet_tables()
 
 
 # --------------------------------------------------------------------------- FEN
@@ -200,6 +259,7 @@ def _fen_section(letter: str, pieces: int, kings: int) -> str:
 # --------------------------------------------------------------------------- Position
 
 _MOVE_TEXT = re.compile(r"^(\d+)((?:[-xX:]\d+)+)$")
+_SIMPLE_MOVE = re.compile(r"(\d\d?)([-x])(\d\d?)$")
 _ANNOTATION = re.compile(r"[!?*+=#]+$")
 
 
@@ -207,22 +267,26 @@ class Position:
     """A position: the pieces on the 50 squares (FMJD 2.6) and the side to move.
 
     Immutable and hashable. Build one with `Position.start()` or `Position.from_fen()`.
-    Internally four plain ints (bitboards of `rules.board`'s padded layout).
+    Internally four plain ints (bitboards of `rules.board`'s padded layout), read through
+    the `white`, `black`, `kings` and `white_to_move` properties.
     """
 
-    __slots__ = ("white", "black", "kings", "white_to_move", "_moves", "_routes", "_zobrist")
+    __slots__ = ("_w", "_b", "_k", "_wtm", "_moves", "_by_key", "_routes", "_z")
 
     def __init__(self, white: int, black: int, kings: int, white_to_move: bool = True):
-        object.__setattr__(self, "white", white)
-        object.__setattr__(self, "black", black)
-        object.__setattr__(self, "kings", kings)
-        object.__setattr__(self, "white_to_move", bool(white_to_move))
-        object.__setattr__(self, "_moves", None)
-        object.__setattr__(self, "_routes", None)
-        object.__setattr__(self, "_zobrist", None)
+        self._w = white
+        self._b = black
+        self._k = kings
+        self._wtm = bool(white_to_move)
+        self._moves = None
+        self._by_key = None
+        self._routes = None
+        self._z = None
 
-    def __setattr__(self, name, value):
-        raise AttributeError("Position is immutable: play() returns a new one")
+    white = property(lambda self: self._w, doc="bitboard of White's pieces")
+    black = property(lambda self: self._b, doc="bitboard of Black's pieces")
+    kings = property(lambda self: self._k, doc="bitboard of the kings of both colours")
+    white_to_move = property(lambda self: self._wtm)
 
     # ----- construction and FEN
 
@@ -239,9 +303,9 @@ class Position:
         """Canonical PDN FEN: side to move, White's pieces, Black's pieces, ascending."""
         return ":".join(
             (
-                "W" if self.white_to_move else "B",
-                _fen_section("W", self.white, self.kings),
-                _fen_section("B", self.black, self.kings),
+                "W" if self._wtm else "B",
+                _fen_section("W", self._w, self._k),
+                _fen_section("B", self._b, self._k),
             )
         )
 
@@ -249,27 +313,27 @@ class Position:
 
     @property
     def turn(self) -> Color:
-        return Color.WHITE if self.white_to_move else Color.BLACK
+        return Color.WHITE if self._wtm else Color.BLACK
 
     def piece_at(self, square: int) -> str | None:
         """'w' / 'W' (white man / king), 'b' / 'B', or None for a free square."""
         b = SQ_BIT.get(square)
         if b is None:
             raise ValueError(f"{square!r} is not a square (1-50)")
-        if self.white & b:
-            return "W" if self.kings & b else "w"
-        if self.black & b:
-            return "B" if self.kings & b else "b"
+        if self._w & b:
+            return "W" if self._k & b else "w"
+        if self._b & b:
+            return "B" if self._k & b else "b"
         return None
 
     def pieces(self, color: Color) -> tuple[list[int], list[int]]:
         """(men squares, king squares) of one colour, ascending."""
-        bb = self.white if color is Color.WHITE else self.black
-        return squares_of(bb & ~self.kings), squares_of(bb & self.kings)
+        bb = self._w if color is Color.WHITE else self._b
+        return squares_of(bb & ~self._k), squares_of(bb & self._k)
 
     def material(self) -> tuple[int, int, int, int]:
         """(white men, white kings, black men, black kings)."""
-        w, b, k = self.white, self.black, self.kings
+        w, b, k = self._w, self._b, self._k
         return (
             (w & ~k).bit_count(),
             (w & k).bit_count(),
@@ -280,20 +344,20 @@ class Position:
     @property
     def zobrist(self) -> int:
         """A 64-bit Zobrist key of the pieces and the side to move (for repetition, FMJD 6.1)."""
-        z = self._zobrist
+        z = self._z
         if z is None:
-            z = 0 if self.white_to_move else ZOBRIST_BLACK_TO_MOVE
+            z = 0 if self._wtm else ZOBRIST_BLACK_TO_MOVE
             for bb, table in (
-                (self.white & ~self.kings, ZOBRIST_WHITE_MAN),
-                (self.white & self.kings, ZOBRIST_WHITE_KING),
-                (self.black & ~self.kings, ZOBRIST_BLACK_MAN),
-                (self.black & self.kings, ZOBRIST_BLACK_KING),
+                (self._w & ~self._k, ZOBRIST_WHITE_MAN),
+                (self._w & self._k, ZOBRIST_WHITE_KING),
+                (self._b & ~self._k, ZOBRIST_BLACK_MAN),
+                (self._b & self._k, ZOBRIST_BLACK_KING),
             ):
                 while bb:
                     b = bb & -bb
                     bb ^= b
                     z ^= table[b.bit_length() - 1]
-            object.__setattr__(self, "_zobrist", z)
+            self._z = z
         return z
 
     def __hash__(self) -> int:
@@ -302,12 +366,15 @@ class Position:
     def __eq__(self, other):
         if isinstance(other, Position):
             return (
-                self.white == other.white
-                and self.black == other.black
-                and self.kings == other.kings
-                and self.white_to_move == other.white_to_move
+                self._w == other._w
+                and self._b == other._b
+                and self._k == other._k
+                and self._wtm == other._wtm
             )
         return NotImplemented
+
+    def __reduce__(self):
+        return (Position, (self._w, self._b, self._k, self._wtm))
 
     def __repr__(self) -> str:
         return f"Position.from_fen({self.fen()!r})"
@@ -327,106 +394,152 @@ class Position:
 
     # ----- moves
 
-    def _sides(self) -> tuple[int, int]:
-        if self.white_to_move:
-            return self.white, self.black
-        return self.black, self.white
-
     def _capture_routes(self):
         routes = self._routes
         if routes is None:
-            own, opp = self._sides()
-            routes = movegen.capture_routes(own, opp, self.kings)
-            object.__setattr__(self, "_routes", routes)
+            if self._wtm:
+                routes = movegen.capture_routes(self._w, self._b, self._k)
+            else:
+                routes = movegen.capture_routes(self._b, self._w, self._k)
+            self._routes = routes
         return routes
 
-    def _legal(self) -> dict:
-        """Legal moves keyed by (start, end, frozenset of captures), computed once."""
+    def _generate(self) -> list[Move]:
+        """The legal moves (FMJD art. 3 and 4), computed once per position, in a fixed order
+        (captures sorted by start, end and path; other moves by kind and square)."""
         moves = self._moves
         if moves is not None:
             return moves
-        own, opp = self._sides()
-        kings = self.kings
-        wtm = self.white_to_move
-        promo = WHITE_PROMOTION if wtm else BLACK_PROMOTION
-        moves = {}
-        if movegen.has_capture(own, opp, kings):
-            # FMJD 4.1 (compulsory) and 4.13 (majority); one Move per set of pieces taken.
-            for start, landings, caps in sorted(self._capture_routes()):
-                s = INDEX_TO_SQ[start]
-                e = INDEX_TO_SQ[landings[-1]]
-                cap_sq = tuple(INDEX_TO_SQ[c] for c in caps)
-                key = (s, e, frozenset(cap_sq))
-                if key in moves:
-                    continue
-                fb = 1 << start
-                pr = not fb & kings and bool((1 << landings[-1]) & promo)  # FMJD 4.15
-                moves[key] = Move(s, e, cap_sq, (s,) + tuple(INDEX_TO_SQ[j] for j in landings), pr)
+        wtm = self._wtm
+        if wtm:
+            own, opp = self._w, self._b
         else:
-            for fb, tb in movegen.quiet_moves(own, opp, kings, wtm):
-                s = INDEX_TO_SQ[fb.bit_length() - 1]
-                e = INDEX_TO_SQ[tb.bit_length() - 1]
-                pr = not fb & kings and bool(tb & promo)  # FMJD 3.5
-                moves[(s, e, frozenset())] = Move(s, e, (), (s, e), pr)
-        moves = dict(sorted(moves.items(), key=lambda kv: (kv[1].start, kv[1].end, kv[1].path)))
-        object.__setattr__(self, "_moves", moves)
+            own, opp = self._b, self._w
+        kings = self._k
+        if movegen.has_capture(own, opp, kings):
+            moves = self._capture_moves(own, kings, wtm)
+        else:
+            # FMJD 3.4 (men, one step forwards) and 3.9 (kings fly over free squares):
+            # pre-built Move objects, no allocation but the list.
+            empty = ALL & ~(own | opp)
+            men = own & ~kings
+            moves = []
+            append = moves.append
+            tables = _MAN_MOVES[wtm]
+            for d in (5, 6):
+                table = tables[d]
+                t = ((men >> d) if wtm else (men << d)) & empty
+                while t:
+                    b = t & -t
+                    t ^= b
+                    append(table[b.bit_length() - 1])
+            k = own & kings
+            while k:
+                f = k & -k
+                k ^= f
+                for ray in _KING_RAY_MOVES[f.bit_length() - 1]:
+                    for b, mv in ray:
+                        if not b & empty:
+                            break
+                        append(mv)
+        self._moves = moves
         return moves
 
+    def _capture_moves(self, own: int, kings: int, wtm: bool) -> list[Move]:
+        # FMJD 4.1 (compulsory), 4.13 (majority); one Move per set of pieces taken.
+        promo = WHITE_PROMOTION if wtm else BLACK_PROMOTION
+        seen = set()
+        moves = []
+        for start, landings, caps in sorted(self._capture_routes()):
+            s = INDEX_TO_SQ[start]
+            e = INDEX_TO_SQ[landings[-1]]
+            cap_sq = tuple(INDEX_TO_SQ[c] for c in caps)
+            key = _move_key(s, e, cap_sq)
+            if key in seen:
+                continue
+            seen.add(key)
+            pr = not (1 << start) & kings and bool((1 << landings[-1]) & promo)  # FMJD 4.15
+            path = (s,) + tuple(INDEX_TO_SQ[j] for j in landings)
+            moves.append(_tuple_new(Move, (s, e, cap_sq, path, pr, key)))
+        moves.sort()
+        return moves
+
+    def _legal(self) -> dict[int, Move]:
+        """Legal moves by their key (start, end, set of pieces taken)."""
+        by_key = self._by_key
+        if by_key is None:
+            by_key = self._by_key = {m[5]: m for m in self._generate()}
+        return by_key
+
     def legal_moves(self) -> list[Move]:
-        """Every legal move (FMJD art. 3 and 4), sorted by start, end and path."""
-        return list(self._legal().values())
+        """Every legal move (FMJD art. 3 and 4), in a fixed order (`sorted()` them for display:
+        moves sort by start, end and path)."""
+        return list(self._generate())
 
     def is_legal(self, move: Move) -> bool:
-        return move._key in self._legal()
+        return isinstance(move, Move) and move[5] in self._legal()
 
     def play(self, move: Move | str) -> Position:
         """The position after a legal move (a `Move` or its text). Raises `IllegalMove`."""
         if isinstance(move, str):
             move = self.parse_move(move)
         else:
-            legal = self._legal()
-            canonical = legal.get(move._key)
+            canonical = self._legal().get(move[5]) if isinstance(move, Move) else None
             if canonical is None:
                 raise IllegalMove(
-                    move.full_text(), "not a legal move in this position", self.legal_texts()
+                    move.full_text() if isinstance(move, Move) else repr(move),
+                    "not a legal move in this position",
+                    self.legal_texts(),
                 )
             move = canonical
         return self._apply(move)
 
     def _apply(self, move: Move) -> Position:
-        fb = SQ_BIT[move.start]
-        tb = SQ_BIT[move.end]
+        fb = SQ_BIT[move[0]]
+        tb = SQ_BIT[move[1]]
         cap = 0
-        for s in move.captures:
+        for s in move[2]:
             cap |= SQ_BIT[s]
-        kings = self.kings & ~cap  # FMJD 4.11: taken pieces leave after the whole capture
+        kings = self._k
+        if cap:
+            kings &= ~cap  # FMJD 4.11: taken pieces leave after the whole capture
         if fb & kings:
-            kings = (kings & ~fb) | tb
-        elif move.promotes:
+            kings = (kings ^ fb) | tb
+        elif move[4]:
             kings |= tb  # FMJD 3.5 / 4.15
-        if self.white_to_move:
-            return Position((self.white & ~fb) | tb, self.black & ~cap, kings, False)
-        return Position(self.white & ~cap, (self.black & ~fb) | tb, kings, True)
+        new = _new_position(Position)
+        if self._wtm:
+            new._w = (self._w ^ fb) | tb
+            new._b = self._b & ~cap
+            new._wtm = False
+        else:
+            new._w = self._w & ~cap
+            new._b = (self._b ^ fb) | tb
+            new._wtm = True
+        new._k = kings
+        new._moves = new._by_key = new._routes = new._z = None
+        return new
 
     def is_game_over(self) -> bool:
         """FMJD 7.2.2 / 7.2.3: the side to move has no piece or no legal move."""
-        return not self._legal()
+        return not self._generate()
 
     # ----- notation
 
     def legal_texts(self) -> list[str]:
-        return [self.move_text(m) for m in self.legal_moves()]
+        return [self.move_text(m) for m in self._generate()]
 
     def move_text(self, move: Move) -> str:
         """PDN notation: "32-28" / "28x17", or every landing square "47x38x24x13x36" when
         another legal capture goes from the same start to the same end (FMJD 8.2)."""
-        legal = self._legal()
-        move = legal.get(move._key, move)
-        if move.captures:
-            for other in legal.values():
-                if other.start == move.start and other.end == move.end and other._key != move._key:
+        move = self._legal().get(move[5], move)
+        if move[2]:
+            s, e, k = move[0], move[1], move[5]
+            for other in self._generate():
+                if other[0] == s and other[1] == e and other[5] != k:
                     return move.full_text()
-        return str(move)
+            return f"{s}x{e}"
+        return f"{move[0]}-{move[1]}"
 
     def parse_move(self, text: str) -> Move:
         """Read a move in PDN notation against this position.
@@ -438,57 +551,58 @@ class Position:
         """
         if not isinstance(text, str):
             raise IllegalMove(repr(text), "a move must be given as text such as '32-28'")
-        raw = text
-        t = "".join(text.split())
-        t = _ANNOTATION.sub("", t)
-        m = _MOVE_TEXT.match(t)
-        if not m:
-            raise IllegalMove(
-                raw,
-                "not a move: expected squares 1-50 separated by '-' (move) or 'x' (capture), "
-                "e.g. '32-28' or '28x17' (FMJD 8.2)",
-                self.legal_texts(),
-            )
-        nums = [int(m.group(1))] + [int(x) for x in re.split(r"[-xX:]", m.group(2))[1:]]
-        for n in nums:
-            if not 1 <= n <= 50:
-                raise IllegalMove(raw, f"{n} is not a square (1-50, FMJD 2.6)", self.legal_texts())
-        start, end, via = nums[0], nums[-1], nums[1:-1]
-        legal = self._legal()
-
-        if not via:
-            cands = [mv for mv in legal.values() if mv.start == start and mv.end == end]
+        m = _SIMPLE_MOVE.match(text)
+        if m:  # fast path: "32-28" / "28x17"
+            start, end, via, t = int(m.group(1)), int(m.group(3)), [], text
         else:
-            keys = {}
-            for r_start, landings, caps in self._capture_routes() if self._has_captures() else ():
+            t = _ANNOTATION.sub("", "".join(text.split()))
+            m = _MOVE_TEXT.match(t)
+            if not m:
+                raise IllegalMove(
+                    text,
+                    "not a move: expected squares 1-50 separated by '-' (move) or 'x' "
+                    "(capture), e.g. '32-28' or '28x17' (FMJD 8.2)",
+                    self.legal_texts(),
+                )
+            nums = [int(m.group(1))] + [int(x) for x in re.split(r"[-xX:]", m.group(2))[1:]]
+            start, end, via = nums[0], nums[-1], nums[1:-1]
+        for n in (start, end, *via):
+            if not 1 <= n <= 50:
+                raise IllegalMove(text, f"{n} is not a square (1-50, FMJD 2.6)", self.legal_texts())
+        moves = self._generate()
+        if not via:
+            cands = [mv for mv in moves if mv[0] == start and mv[1] == end]
+        elif moves and moves[0][2]:
+            legal = self._legal()
+            found = {}
+            for r_start, landings, caps in self._capture_routes():
                 if INDEX_TO_SQ[r_start] != start or INDEX_TO_SQ[landings[-1]] != end:
                     continue
-                inner = [INDEX_TO_SQ[j] for j in landings[:-1]]
-                if _is_subsequence(via, inner):
-                    key = (start, end, frozenset(INDEX_TO_SQ[c] for c in caps))
-                    keys[key] = legal[key]
-            cands = list(keys.values())
+                if _is_subsequence(via, [INDEX_TO_SQ[j] for j in landings[:-1]]):
+                    key = _move_key(start, end, [INDEX_TO_SQ[c] for c in caps])
+                    found[key] = legal[key]
+            cands = list(found.values())
+        else:
+            cands = []
         if len(cands) == 1:
             return cands[0]
         if len(cands) > 1:
-            raise AmbiguousMove(raw, sorted(c.full_text() for c in cands), self.legal_texts())
+            raise AmbiguousMove(text, sorted(c.full_text() for c in cands), self.legal_texts())
+        is_capture_text = "x" in t.lower() or ":" in t
         raise IllegalMove(
-            raw,
-            self._why_illegal(start, end, via, "x" in t.lower() or ":" in t),
-            self.legal_texts(),
+            text, self._why_illegal(start, end, via, is_capture_text), self.legal_texts()
         )
-
-    def _has_captures(self) -> bool:
-        legal = self._legal()
-        return bool(legal) and next(iter(legal.values())).is_capture
 
     def _why_illegal(self, start: int, end: int, via: list[int], is_capture_text: bool) -> str:
         """Explain, citing the article, why no legal move matches."""
-        own, opp = self._sides()
-        side = "White" if self.white_to_move else "Black"
-        other = "Black" if self.white_to_move else "White"
+        if self._wtm:
+            own, opp = self._w, self._b
+        else:
+            own, opp = self._b, self._w
+        side = "White" if self._wtm else "Black"
+        other = "Black" if self._wtm else "White"
         fb, tb = SQ_BIT[start], SQ_BIT[end]
-        legal = list(self._legal().values())
+        legal = self._generate()
         if not legal:
             return f"{side} has no legal move (FMJD 7.2.2/7.2.3): the game is over"
         if not own & fb:
@@ -497,7 +611,7 @@ class Position:
             return f"there is no piece on {start}"
         if legal[0].is_capture:
             # FMJD 4.1 and 4.13
-            routes = movegen.capture_routes(own, opp, self.kings, majority=False)
+            routes = movegen.capture_routes(own, opp, self._k, majority=False)
             best = len(legal[0].captures)
             mine = [
                 r
@@ -525,11 +639,11 @@ class Position:
             return "this is not a capture position: a move has only a start and an end square"
         if (own | opp) & tb:
             return f"square {end} is occupied"
-        if fb & self.kings:
+        if fb & self._k:
             if not self._on_diagonal(start, end):
                 return f"{start} and {end} are not on one diagonal (FMJD 3.9)"
             return f"the king's way from {start} to {end} is blocked (FMJD 3.9)"
-        forward = end < start if self.white_to_move else end > start
+        forward = end < start if self._wtm else end > start
         if not forward:
             return "a man moves forwards only (FMJD 3.4)"
         return "a man moves one square diagonally forwards (FMJD 3.4)"
@@ -538,6 +652,9 @@ class Position:
     def _on_diagonal(start: int, end: int) -> bool:
         tb = SQ_BIT[end]
         return any(tb in ray for ray in RAY_BITS[SQ_INDEX[start]])
+
+
+_new_position = object.__new__
 
 
 def _is_subsequence(needle: list[int], hay: list[int]) -> bool:

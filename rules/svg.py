@@ -1,7 +1,7 @@
 """SVG diagrams of a 10x10 international draughts position (pure string building).
 
-The board follows FMJD 2.1-2.3: ten by ten, the playing (dark) squares numbered 1 to 50
-from Black's side, square 46 in White's bottom-left corner; White at the bottom unless
+The board follows FMJD 2: ten by ten, the playing (dark) squares numbered 1 to 50 from
+Black's side (2.6), square 46 in White's bottom-left corner; White at the bottom unless
 `flipped`. Men are discs; kings (FMJD 3.5) are discs with a ring and a crown, so they stay
 distinct in print and for colour-blind readers. The last move is shown by tinting its
 start and landing squares, a line along its path, and a cross on each captured square.
@@ -30,7 +30,7 @@ _NAMES = {"w": "white man", "W": "white king", "b": "black man", "B": "black kin
 def square_xy(square: int, *, flipped: bool = False) -> tuple[int, int]:
     """(column, row) of a playing square, both 0..9, row 0 at the top of the diagram."""
     if not 1 <= square <= 50:
-        raise ValueError(f"square {square} is not on the board (1 to 50, FMJD 2.3)")
+        raise ValueError(f"square {square} is not on the board (1 to 50, FMJD 2.6)")
     index = square - 1
     row = index // 5
     col = 2 * (index % 5) + (1 if row % 2 == 0 else 0)
@@ -82,8 +82,8 @@ def _move_squares(last_move: Any, position: Any) -> tuple[list[int], list[int]]:
 
 def _crown(cx: float, cy: float, r: float, color: str) -> str:
     """A small three-pointed crown centred on (cx, cy)."""
-    w = r * 0.95
-    h = r * 0.62
+    w = r * 1.05
+    h = r * 0.72
     x0, x1 = cx - w / 2, cx + w / 2
     top, base = cy - h / 2, cy + h / 2
     mid = cy - h * 0.05
@@ -97,7 +97,7 @@ def _crown(cx: float, cy: float, r: float, color: str) -> str:
         (x1, base),
     ]
     d = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
-    return f'<polygon points="{d}" fill="{color}" stroke="none"/>'
+    return f'<polygon points="{d}" fill="{color}" stroke="#5c4300" stroke-width="{r * 0.06:.1f}"/>'
 
 
 def board_svg(
@@ -145,6 +145,16 @@ def board_svg(
                 f'y="{y + cell * 0.24:.1f}" font-family="sans-serif" '
                 f'font-size="{cell * 0.2:.1f}" fill="{color}">{sq}</text>'
             )
+    if len(path) >= 2:
+        pts = []
+        for sq in path:
+            col, row = square_xy(sq, flipped=flipped)
+            pts.append(f"{(col + 0.5) * cell:.1f},{(row + 0.5) * cell:.1f}")
+        out.append(
+            f'<polyline class="last-move-path" points="{" ".join(pts)}" fill="none" '
+            f'stroke="{_PATH}" stroke-width="{cell * 0.08:.1f}" stroke-linecap="round" '
+            f'stroke-linejoin="round" opacity="0.75"/>'
+        )
     r = cell * 0.38
     for sq in sorted(pieces):
         piece = pieces[sq]
@@ -172,21 +182,6 @@ def board_svg(
             )
             out.append(_crown(cx, cy, r, accent))
         out.append("</g>")
-    if len(path) >= 2:
-        pts = []
-        for sq in path:
-            col, row = square_xy(sq, flipped=flipped)
-            pts.append(f"{(col + 0.5) * cell:.1f},{(row + 0.5) * cell:.1f}")
-        out.append(
-            f'<polyline class="last-move-path" points="{" ".join(pts)}" fill="none" '
-            f'stroke="{_PATH}" stroke-width="{cell * 0.08:.1f}" stroke-linecap="round" '
-            f'stroke-linejoin="round" opacity="0.8"/>'
-        )
-        col, row = square_xy(path[-1], flipped=flipped)
-        out.append(
-            f'<circle class="last-move-end" cx="{(col + 0.5) * cell:.1f}" '
-            f'cy="{(row + 0.5) * cell:.1f}" r="{cell * 0.1:.1f}" fill="{_PATH}"/>'
-        )
     for sq in captured:
         col, row = square_xy(sq, flipped=flipped)
         cx, cy, d = (col + 0.5) * cell, (row + 0.5) * cell, cell * 0.18

@@ -268,3 +268,16 @@ def test_parser_never_crashes_on_pdn_like_text(text):
 @given(st.binary(max_size=200))
 def test_parser_never_crashes_on_arbitrary_bytes(data):
     parse_games(data)
+
+
+def test_fmjd_9_1_signs_after_a_move_are_annotations_not_moves():
+    g = one("1. 32-28+ 19-23 = 2. 28x19 a.l. *")
+    assert [m.text for m in g.moves] == ["32-28", "19-23", "28x19"]
+    assert [m.strength for m in g.moves] == ["+", "=", "a.l."]
+
+
+def test_a_repeated_tag_starts_the_next_game_when_the_first_has_no_movetext():
+    games = parse_games('[Event "a"]\n[FEN "W:W31:B1"]\n\n[Event "b"]\n1. 32-28 *')
+    assert [g.tags.get("Event") for g in games] == ["a", "b"]
+    assert games[0].moves == [] and games[0].tags["FEN"] == "W:W31:B1"
+    assert any("game without movetext not terminated" in w for w in games[0].warnings)
