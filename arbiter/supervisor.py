@@ -24,6 +24,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -36,6 +37,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 POSIX = os.name == "posix"
 TAIL_LINES = 25
+WILDCARD_HOSTS = {"0.0.0.0", "", "::"}
 STOP_TIMEOUT_S = 20.0
 
 # Periodic lines that would bury everything else on the console (they stay in the tails
@@ -262,13 +264,18 @@ class Supervisor:
                 else f"SQLite {self.var_dir / 'db.sqlite3'}"
             )
         )
-        return {
+        env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": os.environ["DJANGO_SETTINGS_MODULE"],
             "ARBITER_VAR_DIR": str(self.var_dir),
             "REDIS_URL": self.redis_url,
             "PYTHONUNBUFFERED": "1",
         }
+        if self.options.host in WILDCARD_HOSTS and "ALLOWED_HOSTS" not in os.environ:
+            # Listening on every interface (tablets beside the boards): the machine's own
+            # addresses are then valid Host headers.
+            env["ALLOWED_HOSTS"] = ",".join(["localhost", "127.0.0.1", "[::1]", *lan_addresses()])
+        return env
 
     def _setup(self, env: dict[str, str]) -> str:
         manage = [sys.executable, "manage.py"]
@@ -286,7 +293,7 @@ class Supervisor:
         opts = self.options
         celery = [sys.executable, "-m", "celery", "-A", "arbiter"]
         worker = [*celery, "worker", "-l", "INFO", "--without-gossip", "--without-mingle"]
-        probe_host = "127.0.0.1" if opts.host in {"0.0.0.0", "", "::"} else opts.host
+        probe_host = "127.0.0.1" if opts.host in WILDCARD_HOSTS else opts.host
         if ":" in probe_host and not probe_host.startswith("["):
             probe_host = f"[{probe_host}]"
         self.children = [
@@ -355,11 +362,11 @@ class Supervisor:
 
     def _banner(self, demo: str) -> None:
         host = self.options.host
-        shown = "127.0.0.1" if host in {"0.0.0.0", ""} else host
-        lines = [
-            "=" * 72,
-            f"Draughts arbiter is running at http://{shown}:{self.options.port}/",
-        ]
+        shown = "127.0.0.1" if host in WILDCARD_HOSTS else host
+        port = self.options.port
+        lines = ["=" * 72, f"Draughts arbiter is running at http://{shown}:{port}/"]
+        if host in WILDCARD_HOSTS:
+            lines += [f"  on the local network: http://{ip}:{port}/" for ip in lan_addresses()]
         if demo:
             lines += ["Demo event (manage.py seed_demo):", *(f"  {x}" for x in demo.splitlines())]
             logins = demo_logins()
@@ -431,6 +438,17 @@ def demo_logins() -> str | None:
         return None
     # The users seed_demo creates (its docstring): organizer, arbiter and player.
     return f"Logins: organizer, arbiter, player; password: {password}"
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (no packet is sent)."""
+    found: list[str] = []
+    with contextlib.suppress(OSError):
+        found += socket.gethostbyname_ex(socket.gethostname())[2]
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: picks the outgoing interface only
+        found.append(probe.getsockname()[0])
+    return sorted({ip for ip in found if not ip.startswith("127.")})
 
 
 def _hide_password(url: str) -> str:
