@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db.models import Q
 from django.utils import timezone
 
 from arbiter.errors import NotFound
@@ -31,13 +32,16 @@ def round_for_page(round_id: int) -> Round:
     return round_
 
 
-def last_moves(game_ids: list[int]) -> dict[int, dict]:
-    """{game id: {ply, notation}} of each game's last move."""
-    latest: dict[int, dict] = {}
-    rows = Move.objects.filter(game_id__in=game_ids).order_by("game_id", "ply")
-    for row in rows.values("game_id", "ply", "notation"):
-        latest[row["game_id"]] = {"ply": row["ply"], "notation": row["notation"]}
-    return latest
+def last_moves(games: list[Game]) -> dict[int, dict]:
+    """{game id: {ply, notation}} of each game's last move (one query, last rows only)."""
+    wanted = Q()
+    for game in games:
+        if game.ply:
+            wanted |= Q(game_id=game.pk, ply=game.ply)
+    if not wanted:
+        return {}
+    rows = Move.objects.filter(wanted).values("game_id", "ply", "notation")
+    return {r["game_id"]: {"ply": r["ply"], "notation": r["notation"]} for r in rows}
 
 
 def last_move_notation(game: Game) -> str | None:
@@ -59,7 +63,7 @@ def round_state(round_: Round, now: datetime | None = None) -> dict:
         .select_related("white", "black", "clock", "round__event")
         .order_by("board")
     )
-    moves = last_moves([g.pk for g in games])
+    moves = last_moves(games)
     start = arrival.round_start(round_)
     minutes = round_.event.late_arrival_minutes
     limit = arrival.ArrivalLimit(start, minutes) if start else None

@@ -69,12 +69,15 @@ def test_round_page_lists_every_board_for_an_arbiter(client, board, arbiter_user
 def test_round_state_gives_each_boards_clock_at_the_servers_time(client, board, arbiter_user):
     game, _ = board
     services.start_clocks(game, by=arbiter_user, reason="round start")
+    services.submit_move(game.pk, ply=1, move="32-28", request_id="r1", by=arbiter_user)
     client.force_login(arbiter_user)
     body = client.get(f"/rounds/{game.round_id}/arbiter/state.json").json()
     (row,) = body["games"]
     assert row["id"] == game.pk and row["white"] == "Sijbrands"
-    assert row["clock"]["running"] == "white"
-    assert 0 < row["clock"]["white_ms"] <= 300_000 and row["clock"]["black_ms"] == 300_000
+    assert row["last_move"] == {"ply": 1, "notation": "32-28"}
+    assert row["clock"]["running"] == "black"
+    assert 0 < row["clock"]["black_ms"] <= 300_000 and row["clock"]["white_ms"] <= 300_000
+    assert row["white_arrived_at"] is not None  # the move was White's arrival
     assert body["round_start"] is not None  # the clocks' start is the round's start
 
 
