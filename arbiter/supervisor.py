@@ -247,7 +247,7 @@ class Supervisor:
 
         self.redis_url = os.environ.get("REDIS_URL", "").strip()
         if self.redis_url:
-            _say(f"Redis: {self.redis_url} (REDIS_URL)")
+            _say(f"Redis: {_hide_password(self.redis_url)} (REDIS_URL)")
         else:
             try:
                 self.redis = start_redis()
@@ -452,7 +452,8 @@ def lan_addresses() -> list[str]:
 
 
 def _hide_password(url: str) -> str:
-    return re.sub(r"(://[^:/@]+:)[^@]+@", r"\1***@", url)
+    """The URL with its password (if any) replaced by ***, for printing."""
+    return re.sub(r"(://[^:/@]*:)[^@/]+@", r"\1***@", url)
 
 
 def main(argv: list[str] | None = None) -> int:
