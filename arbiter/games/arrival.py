@@ -23,9 +23,9 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
 
-from arbiter.errors import Conflict, Invalid, NotFound
+from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
-from arbiter.events.permissions import require_arbiter
+from arbiter.events.permissions import can_view, require_arbiter
 from clocks import clock as clockmath
 from rules.outcome import Termination
 
@@ -257,6 +257,16 @@ def note_arrival_by_move(game: Game, side: str, now: datetime) -> None:
     if getattr(game, field) is None:
         Game.objects.filter(pk=game.pk, **{f"{field}__isnull": True}).update(**{field: now})
         setattr(game, field, now)
+
+
+def game_for_arrival(game_id: int, *, by) -> Game:
+    """The game, for a reader allowed to see its event (published, or its arbiters)."""
+    game = Game.objects.select_related("round__event").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"game {game_id} does not exist")
+    if not can_view(by, game.round.event):
+        raise Forbidden(f"the event of game {game_id} is not published")
+    return game
 
 
 def arrival_state(game: Game, now: datetime | None = None) -> dict:

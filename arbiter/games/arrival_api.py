@@ -1,11 +1,12 @@
-"""API endpoint: an arbiter marks a player present at the board."""
+"""API endpoints: who has arrived at a board, and an arbiter marking a player present."""
 
 from datetime import datetime
 from typing import Literal
 
 from ninja import Router, Schema
+from ninja.security import SessionAuth
 
-from arbiter.accounts.auth import API_AUTH
+from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
 
 from . import arrival
 
@@ -18,7 +19,7 @@ class ArrivalIn(Schema):
 
 class ArrivalOut(Schema):
     game: int
-    side: str
+    side: str | None
     white_arrived_at: datetime | None
     black_arrived_at: datetime | None
     round_start: datetime | None
@@ -28,15 +29,28 @@ class ArrivalOut(Schema):
     status: str
 
 
-@router.post("/games/{game_id}/arrival", response=ArrivalOut, auth=API_AUTH)
-def mark_arrival(request, game_id: int, payload: ArrivalIn):
-    """Mark White or Black present (arbiters). 409 once the player has lost by forfeit."""
-    game = arrival.mark_arrived(game_id, payload.side, by=request.user)
+def _answer(game, side: str | None) -> dict:
     state = arrival.arrival_state(game)
     return {
         "game": game.pk,
-        "side": payload.side,
+        "side": side,
         "result": game.result,
         "status": game.status,
         **{k: state[k] for k in ArrivalOut.model_fields if k in state},
     }
+
+
+@router.get(
+    "/games/{game_id}/arrival",
+    response=ArrivalOut,
+    auth=[TokenAuth(), SessionAuth(), OptionalAuth()],
+)
+def get_arrival(request, game_id: int):
+    """Who has arrived, the round's start and the arrival limit (FMJD 10.5)."""
+    return _answer(arrival.game_for_arrival(game_id, by=request.user), None)
+
+
+@router.post("/games/{game_id}/arrival", response=ArrivalOut, auth=API_AUTH)
+def mark_arrival(request, game_id: int, payload: ArrivalIn):
+    """Mark White or Black present (arbiters). 409 once the player has lost by forfeit."""
+    return _answer(arrival.mark_arrived(game_id, payload.side, by=request.user), payload.side)

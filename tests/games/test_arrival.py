@@ -311,3 +311,13 @@ def test_fmjd_10_5_the_sweep_stops_a_forfeited_games_clock(timed_game):
     game.clock.refresh_from_db()
     assert game.result == "-/-"
     assert game.clock.running == "" and game.clock.deadline is None
+
+
+def test_api_arrival_state_is_readable_where_the_event_is(client, event, game, arbiter_user):
+    url = f"/api/games/{game.pk}/arrival"
+    assert client.get(url).status_code == 403  # a draft event: not for the public
+    event.published = True
+    event.save()
+    body = client.get(url).json()
+    assert body["white_arrived_at"] is None and body["late_arrival_minutes"] == 60
+    assert body["deadline"].startswith("2026-05-09T15:00:00")

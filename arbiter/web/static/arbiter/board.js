@@ -241,14 +241,29 @@
     });
   }
 
+  function showArrivals(body) {
+    ["white", "black"].forEach(function (s) {
+      var at = body[s + "_arrived_at"];
+      $(s + "-arrived").textContent = at ? "arrived " + new Date(at).toISOString().substr(11, 8) + " UTC" : "not yet";
+    });
+  }
+
+  function refreshArrivals() {
+    fetch(root.dataset.arrivalUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        return r.ok ? r.json() : null;
+      })
+      .then(function (body) {
+        if (body) showArrivals(body);
+      })
+      .catch(function () {});
+  }
+
   function arrive(side) {
     post(root.dataset.arrivalUrl, { side: side }).then(function (res) {
       if (res.ok) {
         clearMessage();
-        ["white", "black"].forEach(function (s) {
-          var at = res.body[s + "_arrived_at"];
-          if (at) $(s + "-arrived").textContent = "arrived " + new Date(at).toISOString().substr(11, 8) + " UTC";
-        });
+        showArrivals(res.body);
       } else {
         show(res.status === 409 ? "conflict" : "invalid", res.body.message || "Refused (" + res.status + ").");
       }
@@ -291,4 +306,6 @@
     1000
   );
   setInterval(renderClocks, 100);
+  // Another arbiter may mark a player present; a move is an arrival too.
+  setInterval(refreshArrivals, 5000);
 })();
