@@ -8,6 +8,8 @@ from arbiter.games.models import Game
 from clocks import clock as clockmath
 from rules.outcome import Score, Termination
 
+from .locking import save_clock
+
 _RESULT_OF_SCORE = {
     Score.WHITE_WINS: Game.Result.WHITE_WINS,
     Score.DRAW: Game.Result.DRAW,
@@ -25,7 +27,7 @@ def finish_game(game: Game, score: Score, termination: Termination, now: datetim
     clock = game.clock
     if clock is not None and clock.running:
         clock.apply(clockmath.stop(clock.state, clock.tc, now))
-        clock.save()
+        save_clock(clock)
 
 
 FINISH_FIELDS = ["result", "termination", "status", "finished_at", "updated_at"]

@@ -31,7 +31,7 @@ from clocks.models import ClockLog
 from rules.outcome import Score, Termination
 
 from .ending import FINISH_FIELDS, finish_game
-from .locking import lock_game, server_now
+from .locking import lock_game, save_clock, server_now
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ def record_flag(game: Game, side: clockmath.Side, now: datetime) -> None:
         # claimed (a later issue) or an arbiter gives time back and resumes.
         after = clockmath.pause(state, fell_at) if state.running and not state.paused else state
         clock.apply(after)
-        clock.save()
+        save_clock(clock)
     else:
         score = Score.BLACK_WINS if side is clockmath.Side.WHITE else Score.WHITE_WINS
         finish_game(game, score, Termination.FLAG, now)
