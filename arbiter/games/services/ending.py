@@ -8,8 +8,6 @@ from arbiter.games.models import Game
 from clocks import clock as clockmath
 from rules.outcome import Score, Termination
 
-from .locking import save_clock
-
 _RESULT_OF_SCORE = {
     Score.WHITE_WINS: Game.Result.WHITE_WINS,
     Score.DRAW: Game.Result.DRAW,
@@ -19,7 +17,7 @@ _RESULT_OF_SCORE = {
 
 def finish_game(game: Game, score: Score, termination: Termination, now: datetime) -> None:
     """Set the result and stop the clock; the caller saves the game (fields listed in
-    FINISH_FIELDS) within the transaction that holds its lock."""
+    FINISH_FIELDS) and its clock within the transaction that holds its lock."""
     game.result = _RESULT_OF_SCORE[Score(score)]
     game.termination = Termination(termination).value
     game.status = Game.Status.FINISHED
@@ -27,7 +25,6 @@ def finish_game(game: Game, score: Score, termination: Termination, now: datetim
     clock = game.clock
     if clock is not None and clock.running:
         clock.apply(clockmath.stop(clock.state, clock.tc, now))
-        save_clock(clock)
 
 
 FINISH_FIELDS = ["result", "termination", "status", "finished_at", "updated_at"]

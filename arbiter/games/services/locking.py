@@ -30,9 +30,9 @@ JOIN {Round._meta.db_table} r ON r.id = g.round_id
 JOIN {Event._meta.db_table} e ON e.id = r.event_id
 LEFT JOIN {Player._meta.db_table} wp ON wp.id = g.white_id
 LEFT JOIN {Player._meta.db_table} bp ON bp.id = g.black_id
-WHERE g.id = %s
+WHERE g.id IN ({{ids}})
 """
-_CLOCK_SQL = f"SELECT * FROM {Clock._meta.db_table} WHERE id = %s"
+_CLOCK_SQL = f"SELECT * FROM {Clock._meta.db_table} WHERE id IN ({{ids}})"
 
 
 def _attached(model, **fields):
@@ -56,15 +56,37 @@ def lock_game(game_id: int) -> Game:
         game_id = int(game_id)
     except (TypeError, ValueError):
         raise NotFound(f"game {game_id!r} does not exist") from None
-    sql = _LOCK_SQL
+    games = lock_games([game_id])
+    if not games:
+        raise NotFound(f"game {game_id!r} does not exist")
+    return games[0]
+
+
+def lock_games(game_ids: list[int], *, skip_locked: bool = False) -> list[Game]:
+    """Several games locked at once, in id order (see lock_game). `skip_locked`: on
+    PostgreSQL, leave out the games another transaction holds instead of waiting."""
+    ids = sorted({int(i) for i in game_ids})
+    if not ids:
+        return []
+    sql = _LOCK_SQL.format(ids=", ".join(["%s"] * len(ids))) + " ORDER BY g.id"
     if connection.features.has_select_for_update_of:
         sql += " FOR UPDATE OF g"
+        if skip_locked and connection.features.has_select_for_update_skip_locked:
+            sql += " SKIP LOCKED"
     elif connection.features.has_select_for_update:
         sql += " FOR UPDATE"
-    rows = list(Game.objects.raw(sql, [game_id]))
-    if not rows:
-        raise NotFound(f"game {game_id!r} does not exist")
-    game = rows[0]
+    games = list(Game.objects.raw(sql, ids))
+    clock_ids = [g.clock_id for g in games if g.clock_id is not None]
+    clocks = {}
+    if clock_ids:
+        clock_sql = _CLOCK_SQL.format(ids=", ".join(["%s"] * len(clock_ids)))
+        clocks = {c.pk: c for c in Clock.objects.raw(clock_sql, clock_ids)}
+    for game in games:
+        _attach_related(game, clocks)
+    return games
+
+
+def _attach_related(game: Game, clocks: dict) -> None:
     event = _attached(
         Event,
         id=game.x_event_id,
@@ -89,8 +111,7 @@ def lock_game(game_id: int) -> Game:
             )
             setattr(game, side, player)
     if game.clock_id is not None:
-        game.clock = list(Clock.objects.raw(_CLOCK_SQL, [game.clock_id]))[0]
-    return game
+        game.clock = clocks[game.clock_id]
 
 
 def save_clock(clock: Clock) -> None:

@@ -206,7 +206,7 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         # "la fin de partie sera considérée égale"): the game ends with this move.
         finish_game(game, outcome.score, outcome.termination, now)
         fields += FINISH_FIELDS
-    elif clock is not None:
+    if clock is not None:
         save_clock(clock)
     game.save(update_fields=list(dict.fromkeys(fields)))
 
