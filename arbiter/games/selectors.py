@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
+from django.db import connection
 from django.utils import timezone
 
 from arbiter.games.models import Game, Move
@@ -18,22 +19,35 @@ def rules_game(game: Game) -> RulesGame:
     return RulesGame(game.start_fen)
 
 
+_MOVES_SQL = (
+    f"SELECT ply, notation, fen_after, white_ms, black_ms, played_at FROM {Move._meta.db_table}"
+    " WHERE game_id = %s AND ply <= %s ORDER BY ply"
+)
+
+
+def _aware(value) -> datetime:
+    # A plain cursor gives what the driver gives: PostgreSQL an aware datetime, SQLite a
+    # naive one (or text) in UTC.
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
 def move_list(game_id: int, *, up_to_ply: int | None = None) -> list[dict]:
-    moves = Move.objects.filter(game_id=game_id)
-    if up_to_ply is not None:
-        moves = moves.filter(ply__lte=up_to_ply)
+    """The moves of a game in order (one plain query: it runs on every move and read)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_MOVES_SQL, [game_id, up_to_ply if up_to_ply is not None else 2**31 - 1])
+        rows = cursor.fetchall()
     return [
         {
-            "ply": m["ply"],
-            "notation": m["notation"],
-            "fen_after": m["fen_after"],
-            "white_ms": m["white_ms"],
-            "black_ms": m["black_ms"],
-            "played_at": m["played_at"].isoformat(),
+            "ply": ply,
+            "notation": notation,
+            "fen_after": fen_after,
+            "white_ms": white_ms,
+            "black_ms": black_ms,
+            "played_at": _aware(played_at).isoformat(),
         }
-        for m in moves.order_by("ply").values(
-            "ply", "notation", "fen_after", "white_ms", "black_ms", "played_at"
-        )
+        for ply, notation, fen_after, white_ms, black_ms, played_at in rows
     ]
 
 

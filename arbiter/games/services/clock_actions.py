@@ -19,7 +19,7 @@ from clocks.models import Clock, ClockLog
 from clocks.timecontrol import TimeControlError
 
 from .flags import flag_if_due, on_commit_arm
-from .locking import lock_game, server_now
+from .locking import lock_game, save_clock, server_now
 
 GAME_ACTIONS = ("start", "pause", "resume", "adjust", "set")
 ROUND_ACTIONS = ("start", "pause", "resume")
@@ -82,7 +82,7 @@ def _apply(game: Game, action: str, *, by, reason: str, side=None, delta_ms=None
             details={"game": selectors.game_state(game, now)},
         ) from None
     clock.apply(after, tc)
-    clock.save()
+    save_clock(clock)
     fields = ["updated_at"]
     if action == "start" and game.status == Game.Status.SCHEDULED:
         game.status = Game.Status.RUNNING

@@ -17,7 +17,7 @@ _RESULT_OF_SCORE = {
 
 def finish_game(game: Game, score: Score, termination: Termination, now: datetime) -> None:
     """Set the result and stop the clock; the caller saves the game (fields listed in
-    FINISH_FIELDS) within the transaction that holds its lock."""
+    FINISH_FIELDS) and its clock within the transaction that holds its lock."""
     game.result = _RESULT_OF_SCORE[Score(score)]
     game.termination = Termination(termination).value
     game.status = Game.Status.FINISHED
@@ -25,7 +25,6 @@ def finish_game(game: Game, score: Score, termination: Termination, now: datetim
     clock = game.clock
     if clock is not None and clock.running:
         clock.apply(clockmath.stop(clock.state, clock.tc, now))
-        clock.save()
 
 
 FINISH_FIELDS = ["result", "termination", "status", "finished_at", "updated_at"]

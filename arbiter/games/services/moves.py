@@ -14,7 +14,7 @@ from rules import AmbiguousMove, IllegalMove
 
 from .ending import FINISH_FIELDS, finish_game
 from .flags import flag_if_due, on_commit_arm
-from .locking import lock_game, server_now
+from .locking import lock_game, save_clock, server_now
 
 MAX_REQUEST_ID = 100
 MAX_MOVE_TEXT = 200
@@ -216,8 +216,8 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         # "la fin de partie sera considérée égale"): the game ends with this move.
         finish_game(game, outcome.score, outcome.termination, now)
         fields += FINISH_FIELDS
-    elif clock is not None:
-        clock.save()
+    if clock is not None:
+        save_clock(clock)
     game.save(update_fields=list(dict.fromkeys(fields)))
 
     white_ms = black_ms = None
