@@ -111,7 +111,7 @@ def _forfeit_if_late(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
         _stop_clock(game.pk, now)
         late = [s for s, is_late in (("White", white_late), ("Black", black_late)) if is_late]
         AuditEntry.objects.create(
-            event=game.round.event,
+            event_id=game.round.event_id,
             user=None,
             action="late_arrival_forfeit",
             target=f"round {game.round.number} board {game.board}",
@@ -179,20 +179,37 @@ def forfeit_if_late(game_id: int, now: datetime | None = None) -> bool:
     return limit is not None and _forfeit_if_late(game, limit, now)
 
 
-def forfeit_locked_if_late(game: Game, now: datetime) -> bool:
-    """The lazy check for the move-entry service, on its locked `game`; True when forfeited
-    (the instance is then refreshed). Cheap once both players have arrived."""
+def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
+    """The lazy check for the move-entry service, on its locked `game`: the arrival limit
+    when this call forfeited the game (the instance is then refreshed), else None.
+
+    Cheap once both players have arrived. Reads the round and event columns it needs itself
+    (the caller's game may carry partly loaded round and event instances).
+    """
     if game.white_arrived_at is not None and game.black_arrived_at is not None:
-        return False
+        return None
     if game.white_id is None or game.black_id is None or game.result:
-        return False
-    if game.status == Game.Status.FINISHED or game.round.status != Round.Status.PUBLISHED:
-        return False
-    limit = arrival_limit(game)
-    if limit is None or not _forfeit_if_late(game, limit, now):
-        return False
+        return None
+    if game.status == Game.Status.FINISHED:
+        return None
+    round_ = (
+        Round.objects.filter(pk=game.round_id)
+        .values("status", "scheduled_start", "event__late_arrival_minutes")
+        .first()
+    )
+    if round_ is None or round_["status"] != Round.Status.PUBLISHED:
+        return None
+    started = Game.objects.filter(round_id=game.round_id, started_at__isnull=False).aggregate(
+        first=Min("started_at")
+    )["first"]
+    start = started or round_["scheduled_start"]
+    if start is None:
+        return None
+    limit = ArrivalLimit(start, round_["event__late_arrival_minutes"])
+    if not _forfeit_if_late(game, limit, now):
+        return None
     game.refresh_from_db()
-    return True
+    return limit
 
 
 def _check_side(game: Game, side: str) -> None:

@@ -296,8 +296,10 @@ def test_fmjd_10_5_a_move_after_the_limit_with_the_opponent_absent_ends_the_game
     arrival.mark_arrived(game.pk, "white", by=arbiter_user, now=at(14, 2))
     services.adjust_clock(game.pk, "white", 3_600_000, by=arbiter_user, reason="long think")
     now["t"] = at(14, 10, 1)
-    with pytest.raises(Conflict, match="lost by forfeit"):
+    with pytest.raises(Conflict, match="lost by forfeit.* 10 min after") as refused:
         services.submit_move(game.pk, ply=1, move="32-28", request_id="m1", by=arbiter_user)
+    answered = refused.value.details["game"]
+    assert answered["result"] == "+/-" and answered["clock"]["running"] is None
     game.refresh_from_db()
     assert (game.result, game.termination, game.ply) == ("+/-", "forfeit", 0)
     assert game.clock.running == "" and game.clock.deadline is None

@@ -119,12 +119,13 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
                 details={"game": selectors.game_state(game, now)},
             )
         )
-    if arrival.forfeit_locked_if_late(game, now):
+    late = arrival.forfeit_locked_if_late(game, now)
+    if late is not None:
         # FMJD 10.5 (competition rules): a player later than the event's delay has lost.
         return _Refused(
             Conflict(
                 f"the game is over: lost by forfeit ({game.result}), a player was not at the "
-                f"board {event.late_arrival_minutes} min after the round's start",
+                f"board {late.minutes} min after the round's start",
                 details={"game": selectors.game_state(game, now)},
             )
         )
