@@ -105,7 +105,19 @@
     renderClocks();
   }
 
+  function squares(move) {
+    return (move.match(/\d+/g) || []).map(Number);
+  }
+
+  function byPath(a, b) {
+    var x = squares(a);
+    var y = squares(b);
+    for (var i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  }
+
   function renderLegal(legal, status) {
+    legal = legal.slice().sort(byPath); // by start square, then landing squares
     var datalist = $("legal-moves");
     datalist.textContent = "";
     var listBox = $("legal-list");
@@ -200,7 +212,7 @@
           if (res.body.game) render(res.body.game);
           else poller.refresh();
         } else if (res.status === 422) {
-          var options = res.body.candidates || res.body.legal_moves || [];
+          var options = (res.body.candidates || res.body.legal_moves || []).slice().sort(byPath);
           var label = res.body.candidates ? "Which one did you mean?" : "Legal moves:";
           var why = res.body.message || res.body.reason || "Illegal move";
           show("invalid", why.replace(/\.?$/, ". ") + label, options);
