@@ -85,6 +85,9 @@ class _Counters(NamedTuple):
     irreversible: int  # index in the position list of the last man move / capture
 
 
+_new_counters = tuple.__new__
+
+
 class Game:
     """A game record: push/pop moves, draw-rule counters, the result when the rules give one."""
 
@@ -144,7 +147,8 @@ class Game:
         irreversible = bool(move[2]) or not (SQ_BIT[move[0]] & pos.kings)
         # FMJD 6.2: only non-capturing king moves extend the run.
         kings_only = 0 if irreversible else prev.kings_only + 1
-        rule = endgame_rule(new)
+        # FMJD 6.3/6.4 only concern four pieces or fewer
+        rule = endgame_rule(new) if (new.white | new.black).bit_count() <= 4 else None
         if rule is None:
             rule_plies = 0
         elif rule == prev.rule:
@@ -154,7 +158,10 @@ class Game:
         self._positions.append(new)
         self._moves.append(move)
         self._counters.append(
-            _Counters(kings_only, rule, rule_plies, index if irreversible else prev.irreversible)
+            _new_counters(
+                _Counters,
+                (kings_only, rule, rule_plies, index if irreversible else prev.irreversible),
+            )
         )
         return move
 

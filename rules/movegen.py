@@ -50,15 +50,18 @@ def has_capture(own: int, opp: int, kings: int) -> bool:
     ):
         return True
     k = own & kings
-    if k:
-        # FMJD 4.3: a king takes a piece at any distance on its diagonal.
-        for delta in (5, 6):
-            reach = k | _slide(k, empty, delta)
-            if (((reach << delta) & opp) << delta) & empty:
-                return True
-            reach = k | _slide(k, empty, -delta)
-            if (((reach >> delta) & opp) >> delta) & empty:
-                return True
+    return bool(k) and king_can_capture(k, opp, empty)
+
+
+def king_can_capture(k: int, opp: int, empty: int) -> bool:
+    """FMJD 4.3: whether a king of ``k`` can take a piece at any distance on its diagonal."""
+    for delta in (5, 6):
+        reach = k | _slide(k, empty, delta)
+        if (((reach << delta) & opp) << delta) & empty:
+            return True
+        reach = k | _slide(k, empty, -delta)
+        if (((reach >> delta) & opp) >> delta) & empty:
+            return True
     return False
 
 
@@ -173,24 +176,42 @@ def capture_targets(own: int, opp: int, kings: int) -> tuple[int, list[tuple[int
                     found.add((f, 1 << j, cap))
 
     men = capturing_men(men, opp, base_empty)
+    singles = []  # one-piece man captures: distinct by construction, no set needed
     while men:
         f = men & -men
         men ^= f
         empty = base_empty | f
-        stack = [(f.bit_length() - 1, 0, 0)]
-        while stack:
-            j, cap, n = stack.pop()
-            extended = False
-            for vb, land, lb in MAN_JUMPS[j]:
-                if vb & opp and not vb & cap and lb & empty:
-                    extended = True
-                    stack.append((land, cap | vb, n + 1))
-            if not extended and n:
-                if n > best:
-                    best = n
-                    found = {(f, 1 << j, cap)}
-                elif n == best:
-                    found.add((f, 1 << j, cap))
+        for vb, land, lb in MAN_JUMPS[f.bit_length() - 1]:
+            if not (vb & opp and lb & empty):
+                continue
+            # FMJD 4.5: can the man go on from the landing square?
+            for vb2, _land2, lb2 in MAN_JUMPS[land]:
+                if vb2 & opp and vb2 != vb and lb2 & empty:
+                    break
+            else:
+                if best <= 1:
+                    best = 1
+                    singles.append((f, lb, vb))
+                continue
+            stack = [(land, vb, 1)]
+            while stack:
+                j, cap, n = stack.pop()
+                extended = False
+                for vb2, land2, lb2 in MAN_JUMPS[j]:
+                    if vb2 & opp and not vb2 & cap and lb2 & empty:
+                        extended = True
+                        stack.append((land2, cap | vb2, n + 1))
+                if not extended:
+                    if n > best:
+                        best = n
+                        found = {(f, 1 << j, cap)}
+                        singles = []
+                    elif n == best:
+                        found.add((f, 1 << j, cap))
+    if best == 1:
+        if found:
+            singles.extend(found)
+        return 1, singles
     return best, list(found)
 
 

@@ -11,6 +11,7 @@ from .board import (
     BLACK_PROMOTION,
     INDEX_SQ,
     INDEX_TO_SQ,
+    MAN_JUMPS,
     NBITS,
     NEIGHBOUR,
     RAY_BITS,
@@ -50,10 +51,10 @@ _tuple_new = tuple.__new__
 
 def _move_key(start: int, end: int, captures) -> int:
     """One int per FMJD move: start, end and the SET of pieces taken (routes over the same
-    pieces are one move)."""
+    pieces are one move): the taken pieces' bitboard, then start and end squares."""
     cap = 0
     for c in captures:
-        cap |= 1 << c
+        cap |= SQ_BIT[c]
     return (cap << 12) | (start << 6) | end
 
 
@@ -263,6 +264,165 @@ _SIMPLE_MOVE = re.compile(r"(\d\d?)([-x])(\d\d?)$")
 _ANNOTATION = re.compile(r"[!?*+=#]+$")
 
 
+def _capture_tables():
+    """Pre-built single captures by a man (the most common capture), per colour:
+    MAN_JUMP_MOVES[white][j] = [(victim bit, landing index, landing bit, Move)]."""
+    out = {}
+    for white in (True, False):
+        promo = WHITE_PROMOTION if white else BLACK_PROMOTION
+        table = []
+        for j in range(NBITS):
+            row = []
+            for vb, land, lb in MAN_JUMPS[j]:
+                s, e = INDEX_SQ[j], INDEX_SQ[land]
+                v = INDEX_SQ[vb.bit_length() - 1]
+                row.append((vb, land, lb, Move(s, e, (v,), (s, e), bool(lb & promo))))
+            table.append(row)
+        out[white] = table
+    return out
+
+
+_MAN_JUMP_MOVES = _capture_tables()
+
+
+def _single_capture_tables():
+    """SINGLE[white] = 4 tables (down 5, down 6, up 5, up 6 in the padded layout), each
+    indexed by the capturing man's index: the pre-built one-piece capture that way."""
+    out = {}
+    for white in (True, False):
+        tables = []
+        for delta in (5, 6, -5, -6):
+            table = [None] * NBITS
+            for j, row in enumerate(_MAN_JUMP_MOVES[white]):
+                for vb, _land, _lb, mv in row:
+                    if vb.bit_length() - 1 == j + delta:
+                        table[j] = mv
+            tables.append(table)
+        out[white] = tables
+    return out
+
+
+_SINGLE_CAPTURES = _single_capture_tables()
+
+
+def _quiet_lookup():
+    """For every (start, end) on one diagonal: (white man's Move or None, black man's Move or
+    None, king's Move, bitboard of the squares between, end bit). Lets a written quiet move
+    be checked without generating every move (FMJD 3.4, 3.9)."""
+    table = {}
+    for j, s in INDEX_SQ.items():
+        for ray in RAYS[j]:
+            between = 0
+            for k, b in ray:
+                e = INDEX_SQ[k]
+                white_man = _MAN_MOVES[True][j - k][k] if j - k in (5, 6) else None
+                black_man = _MAN_MOVES[False][k - j][k] if k - j in (5, 6) else None
+                table[(s << 6) | e] = (white_man, black_man, Move(s, e), between, b)
+                between |= b
+    return table
+
+
+_QUIET_LOOKUP = _quiet_lookup()
+
+
+def _capture_moves(own: int, opp: int, kings: int, wtm: bool) -> list[Move]:
+    """Every legal capture (FMJD 4.1-4.15) as Moves: only those taking the most pieces
+    (4.13), one per (start, end, set of pieces taken).
+
+    Depth-first from each piece that can capture. A jumped piece stays on the board until
+    the capture ends (4.8/4.11): it blocks, and is never jumped twice; the mover's own start
+    square counts as free. Routes are kept as tuples of board indices and turned into Move
+    objects only for the survivors; single captures by a man use pre-built Moves.
+    """
+    base_empty = ALL & ~(own | opp)
+    best = 0
+    leaves: list = []  # (start idx, end idx, cap bits, landings, caps) of the best routes
+    singles: list = []  # pre-built Moves for one-piece man captures
+    man_jumps = _MAN_JUMP_MOVES[wtm]
+
+    men = movegen.capturing_men(own & ~kings, opp, base_empty)
+    while men:
+        f = men & -men
+        men ^= f
+        j0 = f.bit_length() - 1
+        empty = base_empty | f
+        for vb, land, lb, mv in man_jumps[j0]:
+            if not (vb & opp and lb & empty):
+                continue
+            # FMJD 4.5: go on capturing from the landing square as long as possible
+            stack = [(land, vb, 1, (land,), (vb,))]
+            while stack:
+                j, cap, n, landings, caps = stack.pop()
+                extended = False
+                for vb2, land2, lb2 in MAN_JUMPS[j]:
+                    if vb2 & opp and not vb2 & cap and lb2 & empty:
+                        extended = True
+                        stack.append((land2, cap | vb2, n + 1, landings + (land2,), caps + (vb2,)))
+                if extended or n < best:
+                    continue
+                if n > best:
+                    best = n
+                    leaves = []
+                    singles = []
+                if n == 1:
+                    singles.append(mv)
+                else:
+                    leaves.append((j0, j, cap, landings, caps))
+
+    k = own & kings
+    while k:
+        f = k & -k
+        k ^= f
+        j0 = f.bit_length() - 1
+        empty = base_empty | f
+        # FMJD 4.3/4.6: the king jumps a piece at any distance and lands on any free square
+        # behind it, turning where it can go on capturing.
+        stack = [(j0, 0, 0, (), ())]
+        while stack:
+            j, cap, n, landings, caps = stack.pop()
+            extended = False
+            for ray in RAYS[j]:
+                it = iter(ray)
+                for _idx, b in it:
+                    if b & empty:
+                        continue
+                    if b & opp and not b & cap:
+                        ncap = cap | b
+                        ncaps = caps + (b,)
+                        for idx2, b2 in it:
+                            if not b2 & empty:
+                                break
+                            extended = True
+                            stack.append((idx2, ncap, n + 1, landings + (idx2,), ncaps))
+                    break
+            if extended or not n or n < best:
+                continue
+            if n > best:
+                best = n
+                leaves = []
+                singles = []
+            leaves.append((j0, j, cap, landings, caps))
+
+    if not leaves:
+        return singles
+    promo = WHITE_PROMOTION if wtm else BLACK_PROMOTION
+    moves = singles
+    seen = set()
+    to_sq = INDEX_TO_SQ
+    for j0, j, cap, landings, caps in leaves:
+        s = to_sq[j0]
+        e = to_sq[j]
+        key = (cap << 12) | (s << 6) | e
+        if key in seen:
+            continue  # same pieces, same start and end: the same move (FMJD)
+        seen.add(key)
+        pr = not (1 << j0) & kings and bool((1 << j) & promo)  # FMJD 4.15
+        path = (s,) + tuple(to_sq[x] for x in landings)
+        cap_sq = tuple(to_sq[b.bit_length() - 1] for b in caps)
+        moves.append(_tuple_new(Move, (s, e, cap_sq, path, pr, key)))
+    return moves
+
+
 class Position:
     """A position: the pieces on the 50 squares (FMJD 2.6) and the side to move.
 
@@ -416,13 +576,42 @@ class Position:
         else:
             own, opp = self._b, self._w
         kings = self._k
-        if movegen.has_capture(own, opp, kings):
-            moves = self._capture_moves(own, kings, wtm)
+        empty = ALL ^ (own | opp)
+        men = own & ~kings
+        k = own & kings
+        # FMJD 4.2: men that can take in each direction (x + d the opponent's, x + 2d free)
+        c_d5 = (opp >> 5) & (empty >> 10)
+        c_d6 = (opp >> 6) & (empty >> 12)
+        c_u5 = (opp << 5) & (empty << 10)
+        c_u6 = (opp << 6) & (empty << 12)
+        j_d5 = men & c_d5
+        j_d6 = men & c_d6
+        j_u5 = men & c_u5
+        j_u6 = men & c_u6
+        if j_d5 or j_d6 or j_u5 or j_u6 or (k and movegen.king_can_capture(k, opp, empty)):
+            # FMJD 4.1: capture is compulsory. Without kings, when no landing square allows
+            # another jump (FMJD 4.5), every capture is a single jump: pre-built Moves.
+            if not k and not (
+                ((j_d5 << 10) & (c_d5 | c_d6 | c_u6))
+                or ((j_d6 << 12) & (c_d5 | c_d6 | c_u5))
+                or ((j_u5 >> 10) & (c_d6 | c_u5 | c_u6))
+                or ((j_u6 >> 12) & (c_d5 | c_u5 | c_u6))
+            ):
+                moves = []
+                append = moves.append
+                for jumps, table in zip(
+                    (j_d5, j_d6, j_u5, j_u6), _SINGLE_CAPTURES[wtm], strict=True
+                ):
+                    while jumps:
+                        f = jumps & -jumps
+                        jumps ^= f
+                        append(table[f.bit_length() - 1])
+            else:
+                moves = _capture_moves(own, opp, kings, wtm)
+            moves.sort()
         else:
             # FMJD 3.4 (men, one step forwards) and 3.9 (kings fly over free squares):
             # pre-built Move objects, no allocation but the list.
-            empty = ALL & ~(own | opp)
-            men = own & ~kings
             moves = []
             append = moves.append
             tables = _MAN_MOVES[wtm]
@@ -433,7 +622,6 @@ class Position:
                     b = t & -t
                     t ^= b
                     append(table[b.bit_length() - 1])
-            k = own & kings
             while k:
                 f = k & -k
                 k ^= f
@@ -447,20 +635,8 @@ class Position:
 
     def _capture_moves(self, own: int, kings: int, wtm: bool) -> list[Move]:
         # FMJD 4.1 (compulsory), 4.13 (majority); one Move per set of pieces taken.
-        promo = WHITE_PROMOTION if wtm else BLACK_PROMOTION
-        seen = set()
-        moves = []
-        for start, landings, caps in sorted(self._capture_routes()):
-            s = INDEX_TO_SQ[start]
-            e = INDEX_TO_SQ[landings[-1]]
-            cap_sq = tuple(INDEX_TO_SQ[c] for c in caps)
-            key = _move_key(s, e, cap_sq)
-            if key in seen:
-                continue
-            seen.add(key)
-            pr = not (1 << start) & kings and bool((1 << landings[-1]) & promo)  # FMJD 4.15
-            path = (s,) + tuple(INDEX_TO_SQ[j] for j in landings)
-            moves.append(_tuple_new(Move, (s, e, cap_sq, path, pr, key)))
+        opp = self._b if wtm else self._w
+        moves = _capture_moves(own, opp, kings, wtm)
         moves.sort()
         return moves
 
@@ -554,6 +730,10 @@ class Position:
         m = _SIMPLE_MOVE.match(text)
         if m:  # fast path: "32-28" / "28x17"
             start, end, via, t = int(m.group(1)), int(m.group(3)), [], text
+            if m.group(2) == "-" and self._moves is None:
+                move = self._quick_quiet(start, end)
+                if move is not None:
+                    return move
         else:
             t = _ANNOTATION.sub("", "".join(text.split()))
             m = _MOVE_TEXT.match(t)
@@ -566,12 +746,11 @@ class Position:
                 )
             nums = [int(m.group(1))] + [int(x) for x in re.split(r"[-xX:]", m.group(2))[1:]]
             start, end, via = nums[0], nums[-1], nums[1:-1]
-        for n in (start, end, *via):
-            if not 1 <= n <= 50:
-                raise IllegalMove(text, f"{n} is not a square (1-50, FMJD 2.6)", self.legal_texts())
         moves = self._generate()
         if not via:
             cands = [mv for mv in moves if mv[0] == start and mv[1] == end]
+            if len(cands) == 1:
+                return cands[0]
         elif moves and moves[0][2]:
             legal = self._legal()
             found = {}
@@ -586,12 +765,53 @@ class Position:
             cands = []
         if len(cands) == 1:
             return cands[0]
+        for n in (start, end, *via):
+            if not 1 <= n <= 50:
+                raise IllegalMove(text, f"{n} is not a square (1-50, FMJD 2.6)", self.legal_texts())
         if len(cands) > 1:
             raise AmbiguousMove(text, sorted(c.full_text() for c in cands), self.legal_texts())
         is_capture_text = "x" in t.lower() or ":" in t
         raise IllegalMove(
             text, self._why_illegal(start, end, via, is_capture_text), self.legal_texts()
         )
+
+    def _quick_quiet(self, start: int, end: int) -> Move | None:
+        """The quiet move start-end if it is legal, checked without generating every move;
+        None when it is not (or not sure), and the full path decides."""
+        entry = _QUIET_LOOKUP.get((start << 6) | end)
+        if entry is None:
+            return None
+        wtm = self._wtm
+        if wtm:
+            own, opp = self._w, self._b
+        else:
+            own, opp = self._b, self._w
+        fb = SQ_BIT[start]
+        if not own & fb:
+            return None
+        occupied = own | opp
+        white_man, black_man, king_move, between, tb = entry
+        kings = self._k
+        if fb & kings:
+            move = king_move if not (between | tb) & occupied else None  # FMJD 3.9
+        else:
+            move = (white_man if wtm else black_man) if not tb & occupied else None  # 3.4
+        if move is None:
+            return None
+        # FMJD 4.1: no quiet move while a capture is possible
+        empty = ALL ^ occupied
+        men = own & ~kings
+        if men & (
+            ((opp >> 5) & (empty >> 10))
+            | ((opp >> 6) & (empty >> 12))
+            | ((opp << 5) & (empty << 10))
+            | ((opp << 6) & (empty << 12))
+        ):
+            return None
+        k = own & kings
+        if k and movegen.king_can_capture(k, opp, empty):
+            return None
+        return move
 
     def _why_illegal(self, start: int, end: int, via: list[int], is_capture_text: bool) -> str:
         """Explain, citing the article, why no legal move matches."""
