@@ -42,7 +42,14 @@ def ensure_venv(extra: str) -> None:
 
 def run() -> int:
     ensure_venv("test")
-    return subprocess.call([PY, "-m", "arbiter.supervisor", *sys.argv[2:]], cwd=ROOT)
+    argv = [str(PY), "-m", "arbiter.supervisor", *sys.argv[2:]]
+    if os.name == "posix":
+        # Become the supervisor: Ctrl-C and SIGTERM then reach it alone, and it stops every
+        # service it started (a parent waiting in subprocess.call would SIGKILL it instead).
+        os.chdir(ROOT)
+        sys.stdout.flush()
+        os.execv(argv[0], argv)
+    return subprocess.call(argv, cwd=ROOT)
 
 
 def test() -> int:

@@ -67,6 +67,9 @@ def start_redis(port: int | None = None) -> LocalServer:
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.STDOUT,
+        # Its own process group: a Ctrl-C in the terminal reaches the caller, which stops
+        # its workers first and this server last (they would lose their broker otherwise).
+        start_new_session=os.name == "posix",
     )
     server = LocalServer(f"redis://127.0.0.1:{port}/0", process, workdir)
     atexit.register(server.stop)

@@ -136,7 +136,15 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 1.0,
         "options": {"queue": "clock", "expires": 5},
     },
+    # FMJD 10.5 (competition rules): a player later than the event's delay loses by forfeit.
+    "late-arrival-forfeits": {
+        "task": "arbiter.games.arrival_tasks.sweep_late_arrivals",
+        "schedule": 10.0,
+        "options": {"queue": "clock", "expires": 10},
+    },
 }
+# Task modules that autodiscovery (which looks for `tasks.py`) does not find.
+CELERY_IMPORTS = ["arbiter.games.arrival_tasks"]
 # Set by tests that run tasks inline (never in production).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 

@@ -19,3 +19,22 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"reference data folder {SHARED_DATA} is absent (see shared/data/README.md)")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix, request, tmp_path_factory
+) -> None:
+    """Tests marked `celery` run a real worker in another process, which must see the test
+    database: on SQLite that needs a file (the default test database lives in memory)."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    # `browser` tests run a threaded live server: an in-memory SQLite shared between threads
+    # refuses a write while another thread reads ("database table is locked").
+    needs_file = any(
+        item.get_closest_marker("celery") or item.get_closest_marker("browser")
+        for item in request.session.items
+    )
+    if needs_file and db["ENGINE"].endswith("sqlite3") and not db.get("TEST", {}).get("NAME"):
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")

@@ -1,5 +1,68 @@
-"""API endpoints for games: moves, clocks, claims."""
+"""API endpoints for games: state, moves, clock actions (GAMES_API.md). Thin: services and
+selectors hold the logic; domain errors become HTTP statuses in arbiter/api.py."""
 
-from ninja import Router
+from __future__ import annotations
+
+from typing import Literal
+
+from ninja import Router, Schema, Status
+from ninja.decorators import decorate_view
+from ninja.security import SessionAuth
+
+from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
+from arbiter.games import services
+from arbiter.games.gate import db_gate
 
 router = Router(tags=["games"])
+
+READ_AUTH = [TokenAuth(), SessionAuth(), OptionalAuth()]
+
+
+class MoveIn(Schema):
+    ply: int
+    move: str
+    request_id: str
+
+
+class GameClockIn(Schema):
+    action: Literal["start", "pause", "resume", "adjust", "set"]
+    side: Literal["white", "black"] | None = None
+    delta_ms: int | None = None
+    white_ms: int | None = None
+    black_ms: int | None = None
+    reason: str = ""
+
+
+class RoundClockIn(Schema):
+    action: Literal["start", "pause", "resume"]
+    reason: str = ""
+
+
+@router.get("/games/{int:game_id}", auth=READ_AUTH)
+@decorate_view(db_gate)
+def get_game(request, game_id: int):
+    """The game's state at the server's time (a flag that fell is recorded on the way)."""
+    return services.read_game(game_id, by=request.user)
+
+
+@router.post("/games/{int:game_id}/moves", auth=API_AUTH, response={201: dict})
+@decorate_view(db_gate)
+def post_move(request, game_id: int, payload: MoveIn):
+    state = services.submit_move(
+        game_id, ply=payload.ply, move=payload.move, request_id=payload.request_id, by=request.user
+    )
+    return Status(201, state)
+
+
+@router.post("/games/{int:game_id}/clock", auth=API_AUTH)
+@decorate_view(db_gate)
+def post_game_clock(request, game_id: int, payload: GameClockIn):
+    return services.game_clock_action(game_id, **payload.dict(), by=request.user)
+
+
+@router.post("/rounds/{int:round_id}/clock", auth=API_AUTH)
+@decorate_view(db_gate)
+def post_round_clock(request, round_id: int, payload: RoundClockIn):
+    return services.round_clock_action(
+        round_id, payload.action, reason=payload.reason, by=request.user
+    )

@@ -1,8 +1,10 @@
-"""Games of an event's rounds, with their position as the rules engine left it."""
+"""Games of an event's rounds, with their position as the rules engine left it, and their moves."""
 
+from django.conf import settings
 from django.db import models
 
 from arbiter.events.models import Player, Round
+from clocks.models import Clock
 from rules.outcome import Termination
 
 START_FEN = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
@@ -52,6 +54,17 @@ class Game(models.Model):
     rules_state = models.JSONField(
         default=dict, blank=True, help_text="The engine's draw-rule counters and position history."
     )
+    clock = models.OneToOneField(
+        Clock, null=True, blank=True, on_delete=models.SET_NULL, related_name="game"
+    )
+    # A flag that fell (time exceeded): recorded once, by the one flag-fall service. Under the
+    # event's "claim" policy the game stays open with the flag recorded until it is claimed.
+    flag_side = models.CharField(
+        max_length=5, choices=[("white", "White"), ("black", "Black")], blank=True
+    )
+    flag_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the flagged side's time ran out (the deadline)."
+    )
     white_arrived_at = models.DateTimeField(null=True, blank=True)
     black_arrived_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -64,3 +77,38 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} board {self.board}: {self.white} - {self.black or 'bye'}"
+
+
+class Move(models.Model):
+    """One accepted ply, with the position after it and both clocks as they read after it.
+
+    `response` keeps the answer given when the move was accepted (without the move list, which
+    the rows themselves rebuild), so that a repeated `request_id` gets the first answer again.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="move_set")
+    ply = models.PositiveIntegerField(help_text="1 for White's first move, 2 for Black's, ...")
+    notation = models.CharField(max_length=200)
+    fen_after = models.CharField(max_length=200)
+    white_ms = models.BigIntegerField(null=True, blank=True)
+    black_ms = models.BigIntegerField(null=True, blank=True)
+    played_at = models.DateTimeField()
+    request_id = models.CharField(max_length=100, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    response = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="unique_move_ply"),
+            models.UniqueConstraint(
+                fields=["game", "request_id"],
+                condition=~models.Q(request_id=""),
+                name="unique_move_request_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} ply {self.ply}: {self.notation}"

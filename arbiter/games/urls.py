@@ -1,4 +1,12 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from . import views
 
 app_name = "games"
-urlpatterns: list = []
+urlpatterns = [
+    path("games/<int:game_id>/arbiter/", views.board, name="board"),
+    path("games/<int:game_id>/clock/", views.player_clock, name="player_clock"),
+    path("games/<int:game_id>/board.svg", views.diagram, name="diagram"),
+    path("rounds/<int:round_id>/arbiter/", views.round_board, name="round"),
+    path("rounds/<int:round_id>/arbiter/state.json", views.round_state, name="round_state"),
+]

@@ -1,0 +1,300 @@
+"""Arrival at the board, and the loss by forfeit of a player who arrives too late.
+
+FMJD 10.5 leaves the clock and the session to the competition rules; what is known of them
+(shared/rules/DIGEST.md, section 10): each event sets a delay between 0 and 60 minutes
+(`Event.late_arrival_minutes`, 60 by default), and a player later than that loses the game.
+
+- The round's start is when the arbiter started the round's clocks (the earliest
+  `Game.started_at` of the round), or else `Round.scheduled_start`.
+- A player arrives when an arbiter marks them present (`mark_arrived`) or when they make a
+  move (`note_arrival_by_move`, for the move-entry service).
+- Past `start + delay`, a player with no arrival, or an arrival recorded after that limit,
+  has lost: "+/-" (black absent), "-/+" (white absent) or "-/-" (both), termination
+  "forfeit". The sweep (`forfeit_late_arrivals`, every 10 s from beat) and a lazy check on
+  `mark_arrived` apply it; every write is a conditional update, so repeats are harmless.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Min
+from django.utils import timezone
+
+from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
+from arbiter.events.models import AuditEntry, Round
+from arbiter.events.permissions import can_view, require_arbiter
+from clocks import clock as clockmath
+from rules.outcome import Termination
+
+from .models import Game
+
+SIDES = ("white", "black")
+
+
+@dataclass(frozen=True)
+class ArrivalLimit:
+    """When the players of one game had to be at the board."""
+
+    round_start: datetime
+    minutes: int
+
+    @property
+    def deadline(self) -> datetime:
+        return self.round_start + timedelta(minutes=self.minutes)
+
+
+def round_start(round_: Round) -> datetime | None:
+    """When the round began: its clocks' first start, else its scheduled start."""
+    started = round_.games.filter(started_at__isnull=False).aggregate(first=Min("started_at"))
+    return started["first"] or round_.scheduled_start
+
+
+def arrival_limit(game: Game, *, start: datetime | None = None) -> ArrivalLimit | None:
+    """The arrival limit of `game`, or None while its round has no start."""
+    start = start or round_start(game.round)
+    if start is None:
+        return None
+    return ArrivalLimit(start, game.round.event.late_arrival_minutes)
+
+
+def _late(arrived_at: datetime | None, deadline: datetime) -> bool:
+    # FMJD 10.5 (competition rules): "later than the delay" loses; arriving exactly at the
+    # limit is in time.
+    return arrived_at is None or arrived_at > deadline
+
+
+def forfeit_result(white_late: bool, black_late: bool) -> str:
+    if white_late and black_late:
+        return Game.Result.DOUBLE_FORFEIT
+    return Game.Result.BLACK_FORFEIT_WIN if white_late else Game.Result.WHITE_FORFEIT_WIN
+
+
+def _forfeit_if_late(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
+    """Forfeit `game` (as read) when a player is late at `now`; True when this call did it."""
+    deadline = limit.deadline
+    if now <= deadline:
+        return False
+    white_late = _late(game.white_arrived_at, deadline)
+    black_late = _late(game.black_arrived_at, deadline)
+    if not (white_late or black_late):
+        return False
+    result = forfeit_result(white_late, black_late)
+    # Conditional update: only the game as read (unfinished, same arrivals) is changed, so a
+    # second sweep, or an arrival recorded in between, makes this a no-op.
+    matches = {
+        "pk": game.pk,
+        "result": Game.Result.PENDING,
+        "white_arrived_at": game.white_arrived_at,
+        "black_arrived_at": game.black_arrived_at,
+    }
+    for side in SIDES:
+        if matches[f"{side}_arrived_at"] is None:
+            del matches[f"{side}_arrived_at"]
+            matches[f"{side}_arrived_at__isnull"] = True
+    with transaction.atomic():
+        updated = (
+            Game.objects.filter(**matches)
+            .exclude(status=Game.Status.FINISHED)
+            .update(
+                result=result,
+                termination=Termination.FORFEIT.value,
+                status=Game.Status.FINISHED,
+                finished_at=now,
+                updated_at=now,
+            )
+        )
+        if not updated:
+            return False
+        _stop_clock(game.pk, now)
+        late = [s for s, is_late in (("White", white_late), ("Black", black_late)) if is_late]
+        AuditEntry.objects.create(
+            event_id=game.round.event_id,
+            user=None,
+            action="late_arrival_forfeit",
+            target=f"round {game.round.number} board {game.board}",
+            old={"result": game.result, "status": game.status},
+            new={"result": result, "termination": Termination.FORFEIT.value},
+            reason=(
+                f"{' and '.join(late)} not at the board {limit.minutes} min after the round's "
+                f"start at {limit.round_start:%Y-%m-%d %H:%M:%S} UTC (FMJD 10.5, late arrival)"
+            ),
+        )
+    return True
+
+
+def _stop_clock(game_id: int, now: datetime) -> None:
+    """A forfeited game's clock stops (its flag must not fall afterwards)."""
+    clock = Game.objects.select_related("clock").get(pk=game_id).clock
+    if clock is not None and clock.running:
+        clock.apply(clockmath.stop(clock.state, clock.tc, now))
+        clock.save()
+
+
+def _candidates():
+    """Unfinished games with two players in published rounds: the ones a forfeit can end."""
+    return (
+        Game.objects.filter(
+            result=Game.Result.PENDING,
+            white__isnull=False,
+            black__isnull=False,
+            round__status=Round.Status.PUBLISHED,
+        )
+        .exclude(status=Game.Status.FINISHED)
+        .select_related("round__event")
+    )
+
+
+def forfeit_late_arrivals(now: datetime | None = None) -> list[int]:
+    """The sweep: forfeit every game with a player late at `now`; the ids it forfeited."""
+    now = now or timezone.now()
+    games = list(_candidates())
+    if not games:
+        return []
+    first_starts = dict(
+        Game.objects.filter(round_id__in={g.round_id for g in games}, started_at__isnull=False)
+        .values("round_id")
+        .annotate(first=Min("started_at"))
+        .values_list("round_id", "first")
+    )
+    forfeited = []
+    for game in games:
+        start = first_starts.get(game.round_id) or game.round.scheduled_start
+        if start is None:
+            continue
+        if _forfeit_if_late(game, ArrivalLimit(start, game.round.event.late_arrival_minutes), now):
+            forfeited.append(game.pk)
+    return forfeited
+
+
+def forfeit_if_late(game_id: int, now: datetime | None = None) -> bool:
+    """The lazy check for one game (on arrival, or before a move is charged)."""
+    now = now or timezone.now()
+    game = _candidates().filter(pk=game_id).first()
+    if game is None:
+        return False
+    limit = arrival_limit(game)
+    return limit is not None and _forfeit_if_late(game, limit, now)
+
+
+def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
+    """The lazy check for the move-entry service, on its locked `game`: the arrival limit
+    when this call forfeited the game (the instance is then refreshed), else None.
+
+    Cheap once both players have arrived. Reads the round and event columns it needs itself
+    (the caller's game may carry partly loaded round and event instances).
+    """
+    if game.white_arrived_at is not None and game.black_arrived_at is not None:
+        return None
+    if game.white_id is None or game.black_id is None or game.result:
+        return None
+    if game.status == Game.Status.FINISHED:
+        return None
+    round_ = (
+        Round.objects.filter(pk=game.round_id)
+        .values("status", "scheduled_start", "event__late_arrival_minutes")
+        .first()
+    )
+    if round_ is None or round_["status"] != Round.Status.PUBLISHED:
+        return None
+    started = Game.objects.filter(round_id=game.round_id, started_at__isnull=False).aggregate(
+        first=Min("started_at")
+    )["first"]
+    start = started or round_["scheduled_start"]
+    if start is None:
+        return None
+    limit = ArrivalLimit(start, round_["event__late_arrival_minutes"])
+    if not _forfeit_if_late(game, limit, now):
+        return None
+    game.refresh_from_db()
+    return limit
+
+
+def _check_side(game: Game, side: str) -> None:
+    if side not in SIDES:
+        raise Invalid(
+            f"side must be 'white' or 'black', not {side!r}",
+            details={"field": "side", "allowed": list(SIDES)},
+        )
+    if getattr(game, f"{side}_id") is None:
+        raise Invalid(f"board {game.board} has no {side} player (a bye)", details={"field": "side"})
+
+
+def mark_arrived(game_id: int, side: str, *, by, now: datetime | None = None) -> Game:
+    """An arbiter marks a player present. Idempotent: the first arrival time is kept.
+
+    Past the limit the player has already lost (FMJD 10.5): the forfeit is applied and a
+    Conflict (409) says so; nothing else changes.
+    """
+    now = now or timezone.now()
+    game = Game.objects.select_related("round__event").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"game {game_id} does not exist")
+    require_arbiter(by, game.round.event)
+    _check_side(game, side)
+    forfeit_if_late(game.pk, now)  # commits on its own: the forfeit is due whatever we say
+    field = f"{side}_arrived_at"
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
+        if game.status == Game.Status.FINISHED or game.result:
+            raise Conflict(
+                f"board {game.board} is already over ({game.get_result_display()}, "
+                f"{game.termination or 'result entered'}): {side} cannot be marked present",
+                details={
+                    "result": game.result,
+                    "termination": game.termination,
+                    "white_arrived_at": game.white_arrived_at,
+                    "black_arrived_at": game.black_arrived_at,
+                },
+            )
+        if getattr(game, field) is not None:
+            return game
+        Game.objects.filter(pk=game.pk, **{f"{field}__isnull": True}).update(
+            **{field: now, "updated_at": now}
+        )
+        AuditEntry.objects.create(
+            event=game.round.event,
+            user=by,
+            action="arrival",
+            target=f"round {game.round.number} board {game.board}",
+            new={"side": side, "arrived_at": now.isoformat()},
+        )
+    game.refresh_from_db()
+    return game
+
+
+def note_arrival_by_move(game: Game, side: str, now: datetime) -> None:
+    """A move is an arrival: for the move-entry service, inside its transaction.
+
+    Records `now` when no arrival was recorded; a late one is then forfeited by the sweep.
+    """
+    field = f"{side}_arrived_at"
+    if getattr(game, field) is None:
+        Game.objects.filter(pk=game.pk, **{f"{field}__isnull": True}).update(**{field: now})
+        setattr(game, field, now)
+
+
+def game_for_arrival(game_id: int, *, by) -> Game:
+    """The game, for a reader allowed to see its event (published, or its arbiters)."""
+    game = Game.objects.select_related("round__event").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"game {game_id} does not exist")
+    if not can_view(by, game.round.event):
+        raise Forbidden(f"the event of game {game_id} is not published")
+    return game
+
+
+def arrival_state(game: Game, now: datetime | None = None) -> dict:
+    """For pages and the API: who has arrived, and until when they may."""
+    now = now or timezone.now()
+    limit = arrival_limit(game)
+    return {
+        "white_arrived_at": game.white_arrived_at,
+        "black_arrived_at": game.black_arrived_at,
+        "round_start": limit.round_start if limit else None,
+        "late_arrival_minutes": game.round.event.late_arrival_minutes,
+        "deadline": limit.deadline if limit else None,
+        "server_time": now,
+    }

@@ -1,0 +1,137 @@
+"""Reads on games: the state JSON of a game (GAMES_API.md), as the API and pages show it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from django.db import connection
+from django.utils import timezone
+
+from arbiter.games.models import Game, Move
+from clocks import clock as clockmath
+from rules import Game as RulesGame
+
+
+def rules_game(game: Game) -> RulesGame:
+    """The engine's game record, restored from the stored state (no replay of the moves)."""
+    if game.rules_state:
+        return RulesGame.from_state(game.rules_state)
+    return RulesGame(game.start_fen)
+
+
+_MOVES_SQL = (
+    f"SELECT ply, notation, fen_after, white_ms, black_ms, played_at FROM {Move._meta.db_table}"
+    " WHERE game_id = %s AND ply <= %s ORDER BY ply"
+)
+
+
+def _aware(value) -> datetime:
+    # A plain cursor gives what the driver gives: PostgreSQL an aware datetime, SQLite a
+    # naive one (or text) in UTC.
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def move_list(game_id: int, *, up_to_ply: int | None = None) -> list[dict]:
+    """The moves of a game in order (one plain query: it runs on every move and read)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_MOVES_SQL, [game_id, up_to_ply if up_to_ply is not None else 2**31 - 1])
+        rows = cursor.fetchall()
+    return [
+        {
+            "ply": ply,
+            "notation": notation,
+            "fen_after": fen_after,
+            "white_ms": white_ms,
+            "black_ms": black_ms,
+            "played_at": _aware(played_at).isoformat(),
+        }
+        for ply, notation, fen_after, white_ms, black_ms, played_at in rows
+    ]
+
+
+def _player(player) -> dict | None:
+    if player is None:
+        return None
+    return {"id": player.pk, "name": str(player)}
+
+
+def clock_state(game: Game, now: datetime) -> dict | None:
+    clock = game.clock
+    if clock is None:
+        return None
+    state, tc = clock.state, clock.tc
+    white_ms, black_ms = clockmath.remaining(state, tc, max(now, clock.running_since or now))
+    return {
+        "time_control": clock.time_control,
+        "white_ms": white_ms,
+        "black_ms": black_ms,
+        "running": state.running.value if state.running and not state.paused else None,
+        "paused": state.paused,
+        "started": state.started,
+        "deadline": clock.deadline.isoformat() if clock.deadline else None,
+        "server_time": now.isoformat(),
+        "moves": {"white": state.moves[0], "black": state.moves[1]},
+        "period": {"white": state.period[0], "black": state.period[1]},
+    }
+
+
+def game_state(
+    game: Game,
+    now: datetime | None = None,
+    *,
+    record: RulesGame | None = None,
+    with_moves: bool = True,
+) -> dict:
+    """The state of `game` at `now` (the server's time), as GET /api/games/{id} returns it."""
+    now = now or timezone.now()
+    record = record if record is not None else rules_game(game)
+    position = record.position
+    finished = game.status == Game.Status.FINISHED
+    legal = [] if finished else [position.move_text(m) for m in position.legal_moves()]
+    state = {
+        "id": game.pk,
+        "round": game.round_id,
+        "board": game.board,
+        "white": _player(game.white),
+        "black": _player(game.black),
+        "status": game.status,
+        "result": game.result,
+        "termination": game.termination,
+        "flag": (
+            {"side": game.flag_side, "at": game.flag_at.isoformat() if game.flag_at else None}
+            if game.flag_side
+            else None
+        ),
+        "ply": game.ply,
+        "fen": game.fen,
+        "turn": position.turn.name.lower(),
+        "legal_moves": legal,
+        "clock": clock_state(game, now),
+        "draw_state": record.draw_state(),
+    }
+    if with_moves:
+        state["moves"] = move_list(game.pk)
+    return state
+
+
+def state_as_answered(move: Move) -> dict:
+    """The answer given when `move` was accepted (for a retry of its request_id)."""
+    return {**move.response, "moves": move_list(move.game_id, up_to_ply=move.ply)}
+
+
+def game_for_read(game_id: int) -> Game:
+    return Game.objects.select_related("round__event", "white", "black", "clock").get(pk=game_id)
+
+
+def flag_overdue(game: Game, now: datetime) -> bool:
+    """True when the running clock is past its deadline and no flag is recorded yet."""
+    clock = game.clock
+    return bool(
+        clock is not None
+        and clock.deadline is not None
+        and clock.deadline <= now
+        and game.status != Game.Status.FINISHED
+        and not game.flag_side
+    )

@@ -1,0 +1,35 @@
+"""Writes on games: move entry, the one flag-fall service, clock actions (HackSoft services).
+
+Every write locks the game row first (PostgreSQL: SELECT ... FOR UPDATE; SQLite: an IMMEDIATE
+transaction), re-reads it, and checks the clock lazily, so that a flag is never missed by a
+read or a write that comes after the deadline.
+"""
+
+from .clock_actions import (
+    adjust_clock,
+    game_clock_action,
+    pause_clocks,
+    resume_clocks,
+    round_clock_action,
+    set_clock_times,
+    start_clocks,
+)
+from .flags import arm_flag_check, check_flag, check_flags_due, flag_deadline
+from .moves import submit_move
+from .reads import read_game
+
+__all__ = [
+    "adjust_clock",
+    "arm_flag_check",
+    "check_flag",
+    "check_flags_due",
+    "flag_deadline",
+    "game_clock_action",
+    "pause_clocks",
+    "read_game",
+    "resume_clocks",
+    "round_clock_action",
+    "set_clock_times",
+    "start_clocks",
+    "submit_move",
+]

@@ -1,0 +1,220 @@
+"""The one flag-fall service, and the arming of the Celery task that calls it at the deadline.
+
+Three callers, all idempotent (DESIGN.md, Deadlines): the ETA task for the current ply, the
+sweep of clocks whose deadline has passed (every second), and a lazy check on every read or
+write of the game. Each re-reads the game under lock; a stale call finds a newer ply, a
+finished game or a flag already recorded, and does nothing. Tasks are never revoked.
+
+FMJD (Annex 3, shared/rules/DIGEST.md section 10): a player who exceeds the time limit loses.
+The event's `flag_policy` says what happens at once: "automatic" ends the game (loss for the
+flagged side, termination FLAG); "claim" records the flag and leaves the game open until it is
+claimed (claims are a later issue: nothing here ends such a game).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from arbiter.errors import NotFound
+from arbiter.events.models import Event
+from arbiter.games.models import Game
+from clocks import clock as clockmath
+from clocks.models import Clock, ClockLog
+from rules.outcome import Score, Termination
+
+from .ending import FINISH_FIELDS, finish_game
+from .locking import lock_game, lock_games, save_clock, server_now
+
+log = logging.getLogger(__name__)
+
+#: With Redis as the broker an ETA beyond the visibility timeout is delivered twice: a task
+#: never sleeps longer than this, and re-arms itself when woken before the deadline.
+MAX_ETA = timedelta(minutes=5)
+
+
+def apply_flag(game: Game, side: clockmath.Side, now: datetime) -> tuple[list[str], ClockLog]:
+    """Record `side`'s flag on the locked `game` in memory (its clock ran out at or before
+    `now`): returns the game fields to save and the clock's log line, both unsaved."""
+    clock = game.clock
+    state = clock.state
+    fell_at = min(clockmath.deadline(state, clock.tc) or now, now)
+    game.flag_side = side.value
+    game.flag_at = fell_at
+    game.updated_at = now
+    fields = ["flag_side", "flag_at", "updated_at"]
+    if game.round.event.flag_policy == Event.FlagPolicy.CLAIM:
+        # The clock stops at the flag, showing 0 for the flagged side, until the flag is
+        # claimed (a later issue) or an arbiter gives time back and resumes.
+        if state.running and not state.paused:
+            clock.apply(clockmath.pause(state, fell_at))
+    else:
+        score = Score.BLACK_WINS if side is clockmath.Side.WHITE else Score.WHITE_WINS
+        finish_game(game, score, Termination.FLAG, now)
+        fields += FINISH_FIELDS
+    clock.updated_at = now
+    log = ClockLog(
+        clock=clock,
+        at=now,
+        action=ClockLog.Action.FLAG,
+        side=side.value,
+        reason=f"time exceeded at {fell_at.isoformat()}",
+        before=state.to_dict(),
+        after=clock.state.to_dict(),
+    )
+    return list(dict.fromkeys(fields)), log
+
+
+def record_flag(game: Game, side: clockmath.Side, now: datetime) -> None:
+    """Record and save `side`'s flag on the locked `game`."""
+    fields, log = apply_flag(game, side, now)
+    save_clock(game.clock)
+    log.save()
+    game.save(update_fields=fields)
+
+
+def flag_if_due(game: Game, now: datetime) -> bool:
+    """On a locked game: record the flag when the running clock is out. True if it fell now."""
+    clock = game.clock
+    if clock is None or game.status == Game.Status.FINISHED or game.flag_side:
+        return False
+    side = clockmath.flagged(clock.state, clock.tc, now)
+    if side is None:
+        return False
+    record_flag(game, side, now)
+    return True
+
+
+def check_flag(game_id: int, *, ply: int | None = None, now: datetime | None = None) -> bool:
+    """The one flag-fall service: True when this call recorded a flag.
+
+    `ply`: the ply the caller armed for; a later ply means the clock was pressed since, so the
+    call does nothing (the newer ply armed its own check).
+    """
+    try:
+        with transaction.atomic():
+            game = lock_game(game_id)
+            if ply is not None and game.ply != ply:
+                return False
+            now = now or server_now(game.clock)
+            return flag_if_due(game, now)
+    except NotFound:
+        return False
+
+
+def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
+    """The sweep: flag every game whose running clock's deadline has passed, in one
+    transaction (a burst of flags at the same instant costs a few statements, not a few per
+    game). Games locked by a move in progress are skipped: that move checks its own clock.
+    Returns the number of flags recorded.
+    """
+    now = now or timezone.now()
+    due = list(
+        Game.objects.filter(clock__deadline__lte=now, flag_side="")
+        .exclude(status=Game.Status.FINISHED)
+        .order_by("clock__deadline")
+        .values_list("pk", flat=True)[:limit]
+    )
+    if not due:
+        return 0
+    with transaction.atomic():
+        games, clocks, logs, fields = [], [], [], {"updated_at"}
+        for game in lock_games(due, skip_locked=True):
+            clock = game.clock
+            if clock is None or game.status == Game.Status.FINISHED or game.flag_side:
+                continue
+            side = clockmath.flagged(clock.state, clock.tc, max(now, clock.running_since or now))
+            if side is None:
+                continue
+            changed, log = apply_flag(game, side, now)
+            fields.update(changed)
+            games.append(game)
+            clocks.append(clock)
+            logs.append(log)
+        if games:
+            Clock.objects.bulk_update(clocks, [*Clock.STATE_FIELDS, "updated_at"])
+            ClockLog.objects.bulk_create(logs)
+            Game.objects.bulk_update(games, sorted(fields))
+    return len(games)
+
+
+def flag_deadline(game_id: int, ply: int) -> datetime | None:
+    """The deadline of the running clock of `game_id` if the game is still at `ply`."""
+    row = (
+        Game.objects.filter(pk=game_id, ply=ply, flag_side="")
+        .exclude(status=Game.Status.FINISHED)
+        .values_list("clock__deadline", flat=True)
+        .first()
+    )
+    return row
+
+
+def arm_flag_check(game_id: int, ply: int, deadline: datetime | None) -> None:
+    """Queue the flag task for `deadline` (call from transaction.on_commit).
+
+    A failure to reach the broker never fails the move: the sweep catches the flag anyway.
+    """
+    if deadline is None or settings.CELERY_TASK_ALWAYS_EAGER:
+        # Eager mode would run the task at once and re-arm for ever: the sweep and the lazy
+        # checks cover flags where tasks run inline.
+        return
+    from arbiter.games.tasks import check_flag as check_flag_task
+
+    eta = min(deadline, timezone.now() + MAX_ETA)
+    try:
+        check_flag_task.apply_async((game_id, ply), eta=eta, queue="clock")
+    except Exception:  # noqa: BLE001 - any broker failure; the sweep is the fallback
+        log.exception("could not queue the flag check of game %s ply %s", game_id, ply)
+
+
+class _Publisher:
+    """Queues flag tasks from a background thread, so that no request waits on the broker.
+
+    A task lost here (the process dies first) is a flag the sweep catches within a second.
+    """
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._queue: queue.SimpleQueue | None = None
+        self._pid = None
+
+    def put(self, game_id: int, ply: int, deadline: datetime) -> None:
+        with self._lock:
+            if self._queue is None or self._pid != os.getpid():  # first use, or forked
+                self._queue, self._pid = queue.SimpleQueue(), os.getpid()
+                threading.Thread(
+                    target=self._run, args=(self._queue,), name="flag-task-publisher", daemon=True
+                ).start()
+        self._queue.put((game_id, ply, deadline))
+
+    @staticmethod
+    def _run(jobs: queue.SimpleQueue) -> None:
+        while True:
+            game_id, ply, deadline = jobs.get()
+            arm_flag_check(game_id, ply, deadline)
+
+
+_publisher = _Publisher()
+
+
+def on_commit_arm(game: Game) -> None:
+    """After the transaction commits, arm the flag task for the game's current deadline."""
+    clock = game.clock
+    if clock is None or clock.deadline is None or game.status == Game.Status.FINISHED:
+        return
+    game_id, ply, deadline = game.pk, game.ply, clock.deadline
+    transaction.on_commit(lambda: arm_soon(game_id, ply, deadline))
+
+
+def arm_soon(game_id: int, ply: int, deadline: datetime) -> None:
+    """arm_flag_check() from the publisher thread (the caller does not wait for Redis)."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    _publisher.put(game_id, ply, deadline)

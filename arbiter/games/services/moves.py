@@ -1,0 +1,241 @@
+"""Move entry (DESIGN.md, "The path of one move")."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+
+from arbiter.errors import Conflict, Forbidden, Invalid
+from arbiter.events.permissions import is_arbiter, player_side
+from arbiter.games import arrival, selectors
+from arbiter.games.models import Game, Move
+from clocks import clock as clockmath
+from clocks.timecontrol import TimeControl, TimeControlError
+from rules import AmbiguousMove, IllegalMove
+
+from .ending import FINISH_FIELDS, finish_game
+from .flags import flag_if_due, on_commit_arm
+from .locking import lock_game, save_clock, server_now
+
+MAX_REQUEST_ID = 100
+MAX_MOVE_TEXT = 200
+
+
+def _timed(tag: str) -> bool:
+    """A game of an event with a time control waits for its clock; "-" or "?" need none."""
+    try:
+        return TimeControl.parse(tag).timed
+    except TimeControlError:
+        return False
+
+
+def _check_input(ply, move, request_id) -> None:
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 1:
+        raise Invalid(f"ply must be a whole number from 1 (the next ply), not {ply!r}")
+    if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_TEXT:
+        raise Invalid(f"move must be a move in PDN notation such as '32-28', not {move!r}")
+    if not isinstance(request_id, str) or not request_id or len(request_id) > MAX_REQUEST_ID:
+        raise Invalid(
+            f"request_id must be a non-empty string of at most {MAX_REQUEST_ID} characters "
+            "(the client's id of this submission, the same on every retry)"
+        )
+
+
+def _replay(game: Game, prior: Move, ply: int) -> dict:
+    """The first answer to a request_id, for a retry of it."""
+    if prior.ply != ply:
+        raise Conflict(
+            f"request_id was already used for ply {prior.ply} ({prior.notation}), not ply {ply}",
+            details={"game": selectors.game_state(game)},
+        )
+    return selectors.state_as_answered(prior)
+
+
+class _Refused:
+    """A refusal decided inside the transaction that must commit first (the flag recorded)."""
+
+    def __init__(self, error):
+        self.error = error
+
+
+def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:  # noqa: C901
+    """Play `move` as ply number `ply` of the game; return the game's state after it.
+
+    - Forbidden (403): `by` is neither an arbiter of the event nor a player of the game, or is
+      the player who is not to move.
+    - Conflict (409, details={"game": state}): `ply` is not the next ply, the game is over, the
+      clock is not running, or the mover's time had run out (the flag is then recorded).
+    - Invalid (422, details={"reason", "legal_moves"} and for an ambiguous capture
+      {"candidates"}): the move is not legal in the stored position.
+    - A repeated `request_id` gets the first answer again, whatever happened since.
+    """
+    _check_input(ply, move, request_id)
+    try:
+        with transaction.atomic():
+            answer = _submit_locked(
+                game_id, ply=ply, move=move.strip(), request_id=request_id, by=by
+            )
+    except IntegrityError:
+        # The unique constraints (game, ply) and (game, request_id): nothing is stored twice.
+        game = selectors.game_for_read(game_id)
+        prior = Move.objects.filter(game=game, request_id=request_id).first()
+        if prior is not None:
+            raise Conflict(
+                f"request_id was already used for ply {prior.ply} ({prior.notation}), "
+                f"not ply {ply}",
+                details={"game": selectors.game_state(game)},
+            ) from None
+        raise Conflict(
+            f"ply {ply} was stored meanwhile by another request; read the game again",
+            details={"game": selectors.game_state(game)},
+        ) from None
+    if isinstance(answer, _Refused):
+        raise answer.error
+    return answer
+
+
+def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:
+    game = lock_game(game_id)
+    event = game.round.event
+    arbiter = is_arbiter(by, event)
+    side = player_side(by, game)
+    if not arbiter and side is None:
+        raise Forbidden(f"only an arbiter of '{event}' or a player of this game may enter moves")
+
+    if ply <= game.ply:
+        # A retry of an accepted move comes with its (now stale) ply. A request_id reused
+        # for a new ply is caught by the unique constraint when the move is stored.
+        prior = Move.objects.filter(game=game, request_id=request_id).first()
+        if prior is not None:
+            return _replay(game, prior, ply)
+
+    clock = game.clock
+    now = server_now(clock)
+    if flag_if_due(game, now):
+        # The clock is the authority: the mover's time had run out before the move arrived.
+        return _Refused(
+            Conflict(
+                f"{game.flag_side}'s time ran out at {game.flag_at.isoformat()}: "
+                "the move is refused and the flag recorded",
+                details={"game": selectors.game_state(game, now)},
+            )
+        )
+    late = arrival.forfeit_locked_if_late(game, now)
+    if late is not None:
+        # FMJD 10.5 (competition rules): a player later than the event's delay has lost.
+        return _Refused(
+            Conflict(
+                f"the game is over: lost by forfeit ({game.result}), a player was not at the "
+                f"board {late.minutes} min after the round's start",
+                details={"game": selectors.game_state(game, now)},
+            )
+        )
+    if game.status == Game.Status.FINISHED:
+        raise Conflict(
+            f"the game is over ({game.result}, {game.termination}): no more moves",
+            details={"game": selectors.game_state(game, now)},
+        )
+    if ply != game.ply + 1:
+        raise Conflict(
+            f"ply {ply} is not the next ply: the game is at ply {game.ply}, "
+            f"so the next move is ply {game.ply + 1}",
+            details={"game": selectors.game_state(game, now)},
+        )
+    rules_game = selectors.rules_game(game)
+    turn = rules_game.position.turn.name.lower()
+    if not arbiter and side != turn:
+        raise Forbidden(f"it is {turn}'s turn: the {side} player may not move now")
+    if game.flag_side:
+        raise Conflict(
+            f"{game.flag_side}'s flag fell at {game.flag_at.isoformat()}: no move until the "
+            "flag is claimed or an arbiter gives time back",
+            details={"game": selectors.game_state(game, now)},
+        )
+    if clock is None and _timed(event.time_control):
+        raise Conflict(
+            "the clocks have not been started: an arbiter starts them first",
+            details={"game": selectors.game_state(game, now)},
+        )
+    if clock is not None:
+        if not clock.started:
+            raise Conflict(
+                "the clocks have not been started: an arbiter starts them first",
+                details={"game": selectors.game_state(game, now)},
+            )
+        if clock.paused:
+            raise Conflict(
+                "the clocks are paused: an arbiter resumes them first",
+                details={"game": selectors.game_state(game, now)},
+            )
+
+    # FMJD 3-4 (legal moves, majority capture): the engine is the judge.
+    position = rules_game.position
+    try:
+        parsed = position.parse_move(move)
+    except AmbiguousMove as exc:
+        raise Invalid(
+            f"move {move!r} at ply {ply} is ambiguous: {exc.reason}; give every landing square",
+            details={
+                "reason": exc.reason,
+                "candidates": list(exc.candidates),
+                "legal_moves": list(exc.legal),
+            },
+        ) from None
+    except IllegalMove as exc:
+        raise Invalid(
+            f"move {move!r} at ply {ply} is not legal: {exc.reason}",
+            details={"reason": exc.reason, "legal_moves": list(exc.legal)},
+        ) from None
+    notation = position.move_text(parsed)
+
+    if clock is not None:
+        try:
+            new_state = clockmath.press(clock.state, clock.tc, now)
+        except clockmath.FlagFallen:
+            # flag_if_due() said no, press() says yes: the same instant; the clock rules.
+            flag_if_due(game, now)
+            return _Refused(
+                Conflict(
+                    f"{game.flag_side or turn}'s time ran out: the move is refused",
+                    details={"game": selectors.game_state(game, now)},
+                )
+            )
+        clock.apply(new_state)
+
+    rules_game.push(parsed)
+    arrival.note_arrival_by_move(game, turn, now)  # a move is an arrival at the board
+    game.fen = rules_game.position.fen()
+    game.ply = ply
+    game.rules_state = rules_game.to_state()
+    fields = ["fen", "ply", "rules_state", "updated_at"]
+    if game.status == Game.Status.SCHEDULED:
+        game.status = Game.Status.RUNNING
+        game.started_at = game.started_at or now
+        fields += ["status", "started_at"]
+    outcome = rules_game.outcome()
+    if outcome is not None:
+        # FMJD 7.2.2 / 7.2.3 (blocked, no pieces) and 6.1-6.4 (draws the arbiter must declare:
+        # "la fin de partie sera considérée égale"): the game ends with this move.
+        finish_game(game, outcome.score, outcome.termination, now)
+        fields += FINISH_FIELDS
+    if clock is not None:
+        save_clock(clock)
+    game.save(update_fields=list(dict.fromkeys(fields)))
+
+    white_ms = black_ms = None
+    if clock is not None:
+        white_ms, black_ms = clockmath.remaining(clock.state, clock.tc, now)
+    answer = selectors.game_state(game, now, record=rules_game, with_moves=False)
+    Move.objects.create(
+        game=game,
+        ply=ply,
+        notation=notation,
+        fen_after=game.fen,
+        white_ms=white_ms,
+        black_ms=black_ms,
+        played_at=now,
+        request_id=request_id,
+        by=by if getattr(by, "is_authenticated", False) else None,
+        response=answer,
+    )
+    on_commit_arm(game)
+    return {**answer, "moves": selectors.move_list(game.pk)}

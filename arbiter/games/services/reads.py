@@ -1,0 +1,31 @@
+"""Reading a game for a client, with the lazy flag check (DESIGN.md, Deadlines)."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from arbiter.errors import Forbidden, NotFound
+from arbiter.events.permissions import can_view
+from arbiter.games import selectors
+from arbiter.games.models import Game
+
+from .flags import check_flag
+
+
+def read_game(game_id: int, *, by, now=None) -> dict:
+    """The state of a game for `by`: published events for all, drafts for their arbiters.
+
+    A clock past its deadline gets its flag recorded first (one locked write), so that no
+    reader ever sees a running clock at zero.
+    """
+    try:
+        game = selectors.game_for_read(game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"game {game_id!r} does not exist") from None
+    if not can_view(by, game.round.event):
+        raise Forbidden(f"the event of game {game_id} is not published")
+    now = now or timezone.now()
+    if selectors.flag_overdue(game, now):
+        check_flag(game.pk, now=now)
+        game = selectors.game_for_read(game_id)
+    return selectors.game_state(game, now)

@@ -1,0 +1,32 @@
+"""Celery tasks for games: thin, they take ids and call the one flag-fall service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+from arbiter.games import services
+
+
+@shared_task(name="arbiter.games.tasks.check_flag", ignore_result=True)
+def check_flag(game_id: int, ply: int) -> bool:
+    """At the deadline of `ply` (queue "clock"): record the flag if the time ran out.
+
+    The ETA is capped (services.flags.MAX_ETA), so a task may wake before the deadline: it
+    then arms the next one for the same ply. A stale task (a newer ply, a finished game)
+    does nothing.
+    """
+    if services.check_flag(game_id, ply=ply):
+        # Flags due at the same instant (a round started at once): the others in one go.
+        services.check_flags_due()
+        return True
+    due = services.flag_deadline(game_id, ply)
+    if due is not None and due > timezone.now():
+        services.arm_flag_check(game_id, ply, due)
+    return False
+
+
+@shared_task(name="arbiter.games.tasks.sweep_flags", ignore_result=True)
+def sweep_flags() -> int:
+    """Every second (beat): every running clock past its deadline, whatever became of its task."""
+    return services.check_flags_due()

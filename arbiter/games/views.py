@@ -1,0 +1,125 @@
+"""Pages of a game: the arbiter's board and round pages, and the players' clock page.
+
+The pages are shells: their scripts (static/arbiter/board.js, round.js, clock.js) read the
+state from the JSON API and act through it, so that a page and a program see the same rules.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET
+
+from arbiter.errors import NotFound
+from arbiter.events.permissions import can_view, is_arbiter
+
+from . import arrival, page_selectors
+from .diagram import game_svg
+
+
+class _LoginNeeded(Exception):
+    pass
+
+
+def _require(request, event, *, arbiter: bool) -> None:
+    allowed = is_arbiter(request.user, event) if arbiter else can_view(request.user, event)
+    if allowed:
+        return
+    if not request.user.is_authenticated:
+        raise _LoginNeeded
+    raise PermissionDenied(
+        f"only an arbiter of '{event}' may open this page"
+        if arbiter
+        else f"'{event}' is not published"
+    )
+
+
+def _page(view):
+    """NotFound -> 404; anonymous -> the login page; others without the role -> 403."""
+
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except NotFound as exc:
+            raise Http404(exc.message) from None
+        except _LoginNeeded:
+            return redirect_to_login(request.get_full_path())
+
+    wrapper.__name__ = view.__name__
+    wrapper.__doc__ = view.__doc__
+    return wrapper
+
+
+@require_GET
+@ensure_csrf_cookie
+@_page
+def board(request, game_id: int):
+    """The arbiter's board: diagram, move entry, move list, clocks and their controls."""
+    game = page_selectors.game_for_page(game_id)
+    _require(request, game.round.event, arbiter=True)
+    return render(
+        request,
+        "games/board.html",
+        {
+            "game": game,
+            "event": game.round.event,
+            "round": game.round,
+            "svg": game_svg(game.fen, last_move=page_selectors.last_move_notation(game)),
+            "arrival": arrival.arrival_state(game),
+        },
+    )
+
+
+@require_GET
+@_page
+def player_clock(request, game_id: int):
+    """Two large clocks and the last move, for a tablet beside the board."""
+    game = page_selectors.game_for_page(game_id)
+    _require(request, game.round.event, arbiter=False)
+    return render(
+        request,
+        "games/player_clock.html",
+        {"game": game, "event": game.round.event, "round": game.round},
+    )
+
+
+@require_GET
+@_page
+def diagram(request, game_id: int):
+    """The game's position as SVG (?flipped=1: Black at the bottom)."""
+    game = page_selectors.game_for_page(game_id)
+    _require(request, game.round.event, arbiter=False)
+    svg = game_svg(
+        game.fen,
+        last_move=page_selectors.last_move_notation(game),
+        flipped=request.GET.get("flipped") in {"1", "true"},
+    )
+    response = HttpResponse(svg, content_type="image/svg+xml")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+@ensure_csrf_cookie
+@_page
+def round_board(request, round_id: int):
+    """The arbiter's round: every board, its clocks and arrivals; the round's clock buttons."""
+    round_ = page_selectors.round_for_page(round_id)
+    _require(request, round_.event, arbiter=True)
+    return render(
+        request,
+        "games/round.html",
+        {"round": round_, "event": round_.event, "state": page_selectors.round_state(round_)},
+    )
+
+
+@require_GET
+@_page
+def round_state(request, round_id: int):
+    """The round page's data, polled every second."""
+    round_ = page_selectors.round_for_page(round_id)
+    _require(request, round_.event, arbiter=True)
+    return JsonResponse(page_selectors.round_state(round_))

@@ -1,0 +1,323 @@
+/* The arbiter's board page: diagram, move entry, move list, live clocks, clock actions,
+ * arrivals. Everything goes through the JSON API (GET /api/games/{id}, POST .../moves,
+ * .../clock, .../arrival); the server decides, the page shows what it says. */
+(function () {
+  "use strict";
+  var C = window.ArbiterClock;
+  var root = document.getElementById("board-page");
+  if (!root) return;
+
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
+  var serverTime = new C.ServerTime();
+  var csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  var startsWhite = (root.dataset.starts || "W") !== "B";
+  var state = null;
+  var shownPly = null;
+  var shownKey = null;
+  var flipped = false;
+  var pendingMove = null; // {text, requestId}: retried with the same id after a network error
+
+  function requestId() {
+    // crypto.randomUUID needs a secure context; a club's LAN is often plain http.
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map
+      .call(bytes, function (b) {
+        return (b < 16 ? "0" : "") + b.toString(16);
+      })
+      .join("");
+  }
+
+  function show(kind, text, moves) {
+    var box = $("message");
+    box.className = "message " + kind;
+    box.textContent = text;
+    if (moves && moves.length) {
+      var list = document.createElement("div");
+      list.className = "chips";
+      moves.forEach(function (m) {
+        list.appendChild(chip(m));
+      });
+      box.appendChild(list);
+    }
+    box.hidden = false;
+  }
+
+  function clearMessage() {
+    $("message").hidden = true;
+  }
+
+  function chip(text) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "chip";
+    b.textContent = text;
+    b.addEventListener("click", function () {
+      $("move-input").value = text;
+      $("move-input").focus();
+    });
+    return b;
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response
+        .json()
+        .catch(function () {
+          return { message: response.status + " " + response.statusText };
+        })
+        .then(function (json) {
+          return { status: response.status, ok: response.ok, body: json };
+        });
+    });
+  }
+
+  /* ---- rendering ---------------------------------------------------------------------- */
+
+  function render(newState) {
+    state = newState;
+    var status = state.status;
+    var line = status.charAt(0).toUpperCase() + status.slice(1);
+    if (state.result) line += " · " + state.result + (state.termination ? " (" + state.termination.replace(/_/g, " ") + ")" : "");
+    if (state.flag) line += " · flag: " + state.flag.side;
+    $("game-status").textContent = line;
+    $("turn").textContent = status === "finished" ? "" : (state.turn === "white" ? "White" : "Black") + " to move";
+    $("next-ply").textContent = status === "finished" ? "(game over)" : "(ply " + (state.ply + 1) + ")";
+
+    // Rebuilt only when the game changes, so that an open datalist is not reset every second.
+    var key = state.ply + "/" + status + "/" + (state.legal_moves || []).length;
+    if (key !== shownKey) {
+      shownKey = key;
+      renderLegal(state.legal_moves || [], status);
+      renderMoves(state.moves || []);
+    }
+    if (state.ply !== shownPly) {
+      shownPly = state.ply;
+      refreshDiagram();
+    }
+    renderClocks();
+  }
+
+  function squares(move) {
+    return (move.match(/\d+/g) || []).map(Number);
+  }
+
+  function byPath(a, b) {
+    var x = squares(a);
+    var y = squares(b);
+    for (var i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  }
+
+  function renderLegal(legal, status) {
+    legal = legal.slice().sort(byPath); // by start square, then landing squares
+    var datalist = $("legal-moves");
+    datalist.textContent = "";
+    var listBox = $("legal-list");
+    listBox.textContent = "";
+    legal.forEach(function (m) {
+      var option = document.createElement("option");
+      option.value = m;
+      datalist.appendChild(option);
+      listBox.appendChild(chip(m));
+    });
+    if (!legal.length) listBox.textContent = status === "finished" ? "none (the game is over)" : "none";
+  }
+
+  function renderMoves(moves) {
+    var body = $("move-list");
+    body.textContent = "";
+    var row = null;
+    moves.forEach(function (m) {
+      var whiteMove = startsWhite ? m.ply % 2 === 1 : m.ply % 2 === 0;
+      if (whiteMove || !row) {
+        row = document.createElement("tr");
+        var n = document.createElement("td");
+        n.className = "num";
+        n.textContent = Math.floor((m.ply - 1 + (startsWhite ? 0 : 1)) / 2) + 1;
+        row.appendChild(n);
+        row.appendChild(document.createElement("td"));
+        row.appendChild(document.createElement("td"));
+        body.appendChild(row);
+      }
+      var cell = row.children[whiteMove ? 1 : 2];
+      cell.textContent = m.notation;
+      var ms = whiteMove ? m.white_ms : m.black_ms;
+      if (ms !== null && ms !== undefined) {
+        var t = document.createElement("small");
+        t.className = "muted";
+        t.textContent = " " + C.format(ms);
+        cell.appendChild(t);
+      }
+    });
+    var wrap = body.closest(".moves-col");
+    if (wrap) wrap.scrollTop = wrap.scrollHeight;
+  }
+
+  function renderClocks() {
+    if (!state) return;
+    var clock = state.clock;
+    var r = C.readings(clock, serverTime.now());
+    ["white", "black"].forEach(function (side) {
+      var face = root.querySelector('.clock-face[data-side="' + side + '"]');
+      $(side + "-time").textContent = r ? C.format(r[side]) : "–";
+      var running = clock && clock.running === side && !clock.paused && state.status !== "finished";
+      face.classList.toggle("running", !!running);
+      face.classList.toggle("flag", !!(state.flag && state.flag.side === side));
+      var sub = "";
+      if (clock && clock.moves) sub = clock.moves[side] + " moves";
+      if (clock && clock.period && clock.period[side]) sub += " · period " + (clock.period[side] + 1);
+      $(side + "-sub").textContent = sub;
+    });
+    var note = $("clock-note");
+    if (!clock) note.textContent = "Clock not started";
+    else note.textContent = clock.time_control + (clock.paused ? " · paused" : clock.running ? "" : " · stopped");
+  }
+
+  function refreshDiagram() {
+    var url = root.dataset.svgUrl + "?ply=" + encodeURIComponent(shownPly) + (flipped ? "&flipped=1" : "");
+    fetch(url, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        return r.ok ? r.text() : null;
+      })
+      .then(function (svg) {
+        if (svg) $("diagram").innerHTML = svg;
+      });
+  }
+
+  /* ---- actions ------------------------------------------------------------------------- */
+
+  function submitMove(text) {
+    if (!state) return;
+    if (!pendingMove || pendingMove.text !== text || pendingMove.ply !== state.ply + 1) {
+      pendingMove = { text: text, ply: state.ply + 1, requestId: requestId() };
+    }
+    var attempt = pendingMove;
+    post(root.dataset.movesUrl, { ply: attempt.ply, move: text, request_id: attempt.requestId })
+      .then(function (res) {
+        pendingMove = null;
+        if (res.ok) {
+          clearMessage();
+          $("move-input").value = "";
+          render(res.body);
+        } else if (res.status === 409) {
+          show("conflict", res.body.message || "The game has moved on.");
+          if (res.body.game) render(res.body.game);
+          else poller.refresh();
+        } else if (res.status === 422) {
+          var options = (res.body.candidates || res.body.legal_moves || []).slice().sort(byPath);
+          var label = res.body.candidates ? "Which one did you mean?" : "Legal moves:";
+          var why = res.body.message || res.body.reason || "Illegal move";
+          show("invalid", why.replace(/\.?$/, ". ") + label, options);
+        } else {
+          show("error", res.body.message || "Refused (" + res.status + ").");
+        }
+        $("move-input").focus();
+      })
+      .catch(function (err) {
+        // Not answered: the same request_id is sent again on the next try, so a move the
+        // server did receive is not entered twice.
+        show("error", "No answer from the server (" + err.message + "). Press Enter to try again.");
+      });
+  }
+
+  function clockAction(button) {
+    var action = button.dataset.action;
+    var body = { action: action, reason: $("reason").value.trim() };
+    if (action === "adjust") {
+      var seconds = parseInt($("adjust-seconds").value, 10);
+      if (!seconds) return show("invalid", "Give a number of seconds to add or remove.");
+      body.side = $("adjust-side").value;
+      body.delta_ms = seconds * 1000 * parseInt(button.dataset.sign, 10);
+    } else if (action === "set") {
+      body.white_ms = C.parseDuration($("set-white").value);
+      body.black_ms = C.parseDuration($("set-black").value);
+      if (body.white_ms === null || body.black_ms === null) return show("invalid", "Write both times as h:mm:ss or m:ss.");
+    }
+    post(root.dataset.clockUrl, body).then(function (res) {
+      if (res.ok) {
+        clearMessage();
+        if (res.body && res.body.clock !== undefined && res.body.id) render(res.body);
+        poller.refresh();
+      } else {
+        show(res.status === 409 ? "conflict" : "invalid", res.body.message || "Refused (" + res.status + ").");
+        if (res.body.game) render(res.body.game);
+      }
+    });
+  }
+
+  function showArrivals(body) {
+    ["white", "black"].forEach(function (s) {
+      var at = body[s + "_arrived_at"];
+      $(s + "-arrived").textContent = at ? "arrived " + new Date(at).toISOString().substr(11, 8) + " UTC" : "not yet";
+    });
+  }
+
+  function refreshArrivals() {
+    fetch(root.dataset.arrivalUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        return r.ok ? r.json() : null;
+      })
+      .then(function (body) {
+        if (body) showArrivals(body);
+      })
+      .catch(function () {});
+  }
+
+  function arrive(side) {
+    post(root.dataset.arrivalUrl, { side: side }).then(function (res) {
+      if (res.ok) {
+        clearMessage();
+        showArrivals(res.body);
+      } else {
+        show(res.status === 409 ? "conflict" : "invalid", res.body.message || "Refused (" + res.status + ").");
+      }
+      poller.refresh();
+    });
+  }
+
+  $("move-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    var text = $("move-input").value.trim();
+    if (!text) return show("invalid", "Type a move, e.g. 32-28, or pick one of the legal moves.");
+    submitMove(text);
+  });
+  root.querySelectorAll("[data-action]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      clockAction(b);
+    });
+  });
+  root.querySelectorAll("[data-arrive]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      arrive(b.dataset.arrive);
+    });
+  });
+  $("flip").addEventListener("click", function () {
+    flipped = !flipped;
+    refreshDiagram();
+  });
+
+  var poller = C.poll(
+    root.dataset.stateUrl,
+    serverTime,
+    function (body) {
+      root.classList.remove("offline");
+      render(body);
+    },
+    function (message) {
+      root.classList.add("offline");
+      $("clock-note").textContent = message;
+    },
+    1000
+  );
+  setInterval(renderClocks, 100);
+  // Another arbiter may mark a player present; a move is an arrival too.
+  setInterval(refreshArrivals, 5000);
+})();

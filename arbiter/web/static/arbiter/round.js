@@ -1,0 +1,100 @@
+/* The arbiter's round page: every board's clocks, live; arrivals; the round's clock buttons. */
+(function () {
+  "use strict";
+  var C = window.ArbiterClock;
+  var root = document.getElementById("round-page");
+  if (!root) return;
+  var serverTime = new C.ServerTime();
+  var csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+  var state = null;
+
+  function show(kind, text) {
+    var box = document.getElementById("message");
+    box.className = "message " + kind;
+    box.textContent = text;
+    box.hidden = !text;
+  }
+
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response
+        .json()
+        .catch(function () {
+          return { message: response.status + " " + response.statusText };
+        })
+        .then(function (json) {
+          return { ok: response.ok, status: response.status, body: json };
+        });
+    });
+  }
+
+  function hhmmss(iso) {
+    return iso ? new Date(iso).toISOString().substr(11, 8) : "";
+  }
+
+  function renderRows() {
+    if (!state) return;
+    var now = serverTime.now();
+    state.games.forEach(function (g) {
+      var row = root.querySelector('tr[data-game="' + g.id + '"]');
+      if (!row) return;
+      var r = C.readings(g.clock, now);
+      ["white", "black"].forEach(function (side) {
+        var cell = row.querySelector('[data-clock="' + side + '"]');
+        cell.textContent = r ? C.format(r[side]) : "–";
+        var running = g.clock && g.clock.running === side && !g.clock.paused && g.status !== "finished";
+        cell.classList.toggle("running", !!running);
+        cell.classList.toggle("flag", g.flag === side);
+        var arrivedAt = g[side + "_arrived_at"];
+        var mark = row.querySelector('[data-arrived="' + side + '"]');
+        if (mark) mark.textContent = arrivedAt ? "✓ " + hhmmss(arrivedAt) : "";
+        var button = row.querySelector('[data-arrive="' + side + '"]');
+        if (button) button.hidden = !!arrivedAt || g.status === "finished";
+      });
+      row.querySelector('[data-cell="last"]').textContent = g.ply + (g.last_move ? " · " + g.last_move.notation : "");
+      var result = g.result ? g.result + (g.termination ? " (" + g.termination.replace(/_/g, " ") + ")" : "") : g.status;
+      if (g.clock && g.clock.paused && g.status !== "finished") result += " · paused";
+      row.querySelector('[data-cell="result"]').textContent = result;
+    });
+  }
+
+  var poller = C.poll(
+    root.dataset.stateUrl,
+    serverTime,
+    function (body) {
+      state = body;
+      var deadline = document.getElementById("arrival-deadline");
+      deadline.textContent = body.arrival_deadline ? " (players arrive until " + hhmmss(body.arrival_deadline) + " UTC)" : "";
+      renderRows();
+    },
+    function (message) {
+      show("error", message);
+    },
+    1000
+  );
+  setInterval(renderRows, 200);
+
+  root.querySelectorAll("[data-round-action]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var reason = document.getElementById("reason").value.trim();
+      post(root.dataset.clockUrl, { action: b.dataset.roundAction, reason: reason }).then(function (res) {
+        show(res.ok ? "" : "invalid", res.ok ? "" : res.body.message || "Refused (" + res.status + ").");
+        poller.refresh();
+      });
+    });
+  });
+  root.querySelectorAll("[data-arrive]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var id = b.closest("tr").dataset.game;
+      post(root.dataset.arrivalUrlTemplate.replace("GAME", id), { side: b.dataset.arrive }).then(function (res) {
+        show(res.ok ? "" : "conflict", res.ok ? "" : res.body.message || "Refused (" + res.status + ").");
+        poller.refresh();
+      });
+    });
+  });
+})();

@@ -1,0 +1,154 @@
+"""The games API (GAMES_API.md): state, moves, clock actions, through HTTP and auth."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from arbiter.games.models import Game, Move
+from tests.games.factories import (
+    make_event,
+    make_game,
+    make_player,
+    make_token,
+    make_user,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world(db):
+    from types import SimpleNamespace
+
+    arbiter, white, black = make_user(), make_user(), make_user()
+    event = make_event(time_control="300", arbiter=arbiter)
+    game = make_game(event, white=make_player(white), black=make_player(black))
+    return SimpleNamespace(
+        event=event,
+        game=game,
+        arbiter=make_token(arbiter),
+        white=make_token(white),
+        black=make_token(black),
+        white_user=white,
+    )
+
+
+def post(client, url, body, token=None):
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    return client.post(url, body, content_type="application/json", **headers)
+
+
+def start(client, world):
+    response = post(client, f"/api/games/{world.game.pk}/clock", {"action": "start"}, world.arbiter)
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def test_get_game_returns_the_state_with_the_servers_time(client, world):
+    start(client, world)
+    before = timezone.now()
+    response = client.get(f"/api/games/{world.game.pk}")
+    assert response.status_code == 200
+    state = response.json()
+    assert {
+        "id",
+        "round",
+        "board",
+        "white",
+        "black",
+        "status",
+        "result",
+        "termination",
+        "ply",
+        "fen",
+        "turn",
+        "legal_moves",
+        "moves",
+        "clock",
+        "draw_state",
+    } <= set(state)
+    assert state["white"] == {"id": world.game.white_id, "name": str(world.game.white)}
+    assert state["turn"] == "white" and len(state["legal_moves"]) == 9
+    clock = state["clock"]
+    assert clock["running"] == "white" and clock["time_control"] == "300"
+    assert timezone.datetime.fromisoformat(clock["server_time"]) >= before
+    assert 0 < clock["white_ms"] <= 300_000 and clock["black_ms"] == 300_000
+
+
+def test_a_draft_event_is_hidden_from_the_public(client, db):
+    game = make_game(make_event(published=False))
+    assert client.get(f"/api/games/{game.pk}").status_code == 403
+    assert client.get("/api/games/999999").status_code == 404
+
+
+def test_post_move_201_then_409_on_the_same_ply(client, world):
+    start(client, world)
+    url = f"/api/games/{world.game.pk}/moves"
+    ok = post(client, url, {"ply": 1, "move": "32-28", "request_id": "a"}, world.white)
+    assert ok.status_code == 201, ok.content
+    assert ok.json()["moves"][0]["notation"] == "32-28"
+    stale = post(client, url, {"ply": 1, "move": "33-28", "request_id": "b"}, world.white)
+    assert stale.status_code == 409
+    body = stale.json()
+    assert body["error"] == "conflict" and body["game"]["ply"] == 1
+    again = post(client, url, {"ply": 1, "move": "32-28", "request_id": "a"}, world.white)
+    assert again.status_code == 201 and again.json() == ok.json()
+
+
+def test_post_illegal_move_is_a_422_with_the_legal_moves(client, world):
+    start(client, world)
+    response = post(
+        client,
+        f"/api/games/{world.game.pk}/moves",
+        {"ply": 1, "move": "32-23", "request_id": "a"},
+        world.white,
+    )
+    assert response.status_code == 422
+    body = response.json()
+    assert body["error"] == "invalid" and "32-28" in body["legal_moves"] and body["reason"]
+
+
+def test_post_move_by_the_wrong_player_is_a_403_and_without_login_a_401(client, world):
+    start(client, world)
+    url = f"/api/games/{world.game.pk}/moves"
+    body = {"ply": 1, "move": "32-28", "request_id": "a"}
+    assert post(client, url, body, world.black).status_code == 403
+    assert post(client, url, body, make_token(make_user())).status_code == 403
+    assert post(client, url, body).status_code == 401
+    assert not Move.objects.exists()
+
+
+def test_post_move_with_a_session_login(client, world):
+    start(client, world)
+    client.force_login(world.white_user)
+    response = post(
+        client, f"/api/games/{world.game.pk}/moves", {"ply": 1, "move": "32-28", "request_id": "s"}
+    )
+    assert response.status_code == 201, response.content
+
+
+def test_clock_adjust_through_the_api(client, world):
+    start(client, world)
+    url = f"/api/games/{world.game.pk}/clock"
+    bad = post(client, url, {"action": "adjust", "side": "white", "reason": "x"}, world.arbiter)
+    assert bad.status_code == 422 and "delta_ms" in bad.json()["message"]
+    ok = post(
+        client,
+        url,
+        {"action": "adjust", "side": "black", "delta_ms": 60_000, "reason": "noise"},
+        world.arbiter,
+    )
+    assert ok.status_code == 200 and ok.json()["clock"]["black_ms"] == 360_000
+    assert post(client, url, {"action": "pause"}, world.white).status_code == 403
+    assert post(client, url, {"action": "explode"}, world.arbiter).status_code == 422
+
+
+def test_round_clock_starts_every_game(client, world):
+    other = make_game(world.event)
+    response = post(
+        client, f"/api/rounds/{world.game.round_id}/clock", {"action": "start"}, world.arbiter
+    )
+    assert response.status_code == 200
+    assert sorted(response.json()["changed"]) == sorted([world.game.pk, other.pk])
+    assert Game.objects.filter(status="running").count() == 2

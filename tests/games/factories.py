@@ -1,0 +1,57 @@
+"""Small builders for events, rounds, players and games (no factory library needed)."""
+
+from __future__ import annotations
+
+import itertools
+
+from django.contrib.auth import get_user_model
+
+from arbiter.accounts.models import ApiToken
+from arbiter.events.models import Event, Player, Round
+from arbiter.games.models import Game
+
+_seq = itertools.count(1)
+
+
+def make_user(name: str | None = None, **fields):
+    name = name or f"user{next(_seq)}"
+    # No password: hashing one costs ~0.3 s; tests log in with force_login or a token.
+    return get_user_model().objects.create_user(username=name, password=None, **fields)
+
+
+def make_token(user) -> str:
+    return ApiToken.objects.create(user=user, name="test").key
+
+
+def make_event(*, time_control="300", flag_policy="automatic", arbiter=None, published=True):
+    n = next(_seq)
+    event = Event.objects.create(
+        name=f"Event {n}",
+        slug=f"event-{n}",
+        time_control=time_control,
+        flag_policy=flag_policy,
+        published=published,
+    )
+    if arbiter is not None:
+        event.arbiters.add(arbiter)
+    return event
+
+
+def make_player(user=None, surname=None) -> Player:
+    return Player.objects.create(surname=surname or f"Player{next(_seq)}", user=user)
+
+
+def make_game(event=None, *, fen=None, board=None, round_number=1, white=None, black=None) -> Game:
+    """A game of `event` between two new players (or the given Player rows)."""
+    event = event or make_event()
+    rnd, _ = Round.objects.get_or_create(event=event, number=round_number)
+    fields = {}
+    if fen:
+        fields = {"start_fen": fen, "fen": fen}
+    return Game.objects.create(
+        round=rnd,
+        board=board or next(_seq),
+        white=white or make_player(),
+        black=black or make_player(),
+        **fields,
+    )

@@ -1,0 +1,91 @@
+"""Many submissions of the same ply at once, on PostgreSQL (row locks, SELECT ... FOR UPDATE)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from arbiter.errors import Conflict
+from arbiter.games import services
+from arbiter.games.models import Game, Move
+
+from .factories import make_event, make_game, make_user
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _postgres_only():
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: DATABASE_URL is not a PostgreSQL server")
+
+
+def submit_all(game_id: int, submissions: list[dict], by) -> list:
+    """Run every submission in its own thread (own connection), all released at once."""
+    barrier = threading.Barrier(len(submissions))
+    outcomes: list = [None] * len(submissions)
+
+    def run(i: int, payload: dict) -> None:
+        try:
+            barrier.wait()
+            outcomes[i] = ("ok", services.submit_move(game_id, by=by, **payload))
+        except Conflict as exc:
+            outcomes[i] = ("409", exc)
+        except Exception as exc:  # noqa: BLE001 - reported by the assertions below
+            outcomes[i] = ("error", exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, p)) for i, p in enumerate(submissions)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return outcomes
+
+
+def test_twenty_threads_on_the_same_ply_one_move_is_accepted():
+    arbiter = make_user()
+    game = make_game(make_event(arbiter=arbiter))
+    services.start_clocks(game, by=arbiter)
+    # Ten retries of one request, ten other requests for the same ply (a race of devices).
+    submissions = [{"ply": 1, "move": "32-28", "request_id": "shared"} for _ in range(10)] + [
+        {"ply": 1, "move": "33-28", "request_id": f"other-{i}"} for i in range(10)
+    ]
+    outcomes = submit_all(game.pk, submissions, arbiter)
+
+    assert not [o for o in outcomes if o[0] == "error"], outcomes
+    accepted = [state for kind, state in outcomes if kind == "ok"]
+    moves = list(Move.objects.filter(game=game))
+    assert len(moves) == 1, "exactly one move stored"
+    winner = moves[0]
+    if winner.request_id == "shared":
+        # The first answer, repeated to every retry of the same request; the others: 409.
+        assert len(accepted) == 10 and all(s == accepted[0] for s in accepted)
+        assert sum(kind == "409" for kind, _ in outcomes) == 10
+    else:
+        assert len(accepted) == 1
+        conflicts = [exc for kind, exc in outcomes if kind == "409"]
+        assert len(conflicts) == 19
+        assert all(exc.details["game"]["ply"] == 1 for exc in conflicts)
+    game.refresh_from_db()
+    assert game.ply == 1 and game.fen == winner.fen_after
+
+
+def test_a_whole_game_entered_by_racing_devices_loses_and_doubles_nothing():
+    arbiter = make_user()
+    game = make_game(make_event(arbiter=arbiter))
+    services.start_clocks(game, by=arbiter)
+    line = ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14"]
+    for ply, move in enumerate(line, start=1):
+        outcomes = submit_all(
+            game.pk,
+            [{"ply": ply, "move": move, "request_id": f"{ply}-{i % 3}"} for i in range(6)],
+            arbiter,
+        )
+        assert all(kind in ("ok", "409") for kind, _ in outcomes), outcomes
+    stored = list(Move.objects.filter(game=game).order_by("ply").values_list("ply", "notation"))
+    assert stored == list(enumerate(line, start=1))
+    assert Game.objects.get(pk=game.pk).ply == len(line)

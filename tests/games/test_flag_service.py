@@ -1,0 +1,99 @@
+"""The one flag-fall service and its callers without Celery: the sweep, the lazy read check."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from arbiter.games import services, tasks
+from arbiter.games.models import Game
+from arbiter.games.services import flags
+from clocks.models import ClockLog
+
+pytestmark = pytest.mark.django_db
+
+S = timedelta(seconds=1)
+
+
+@pytest.fixture
+def running(setup, clock_at, t0):
+    clock_at(t0)
+    services.start_clocks(setup.game, by=setup.arbiter)
+    return setup.game
+
+
+def test_check_flag_before_the_deadline_does_nothing(running, clock_at, t0):
+    clock_at(t0 + 299 * S)
+    assert services.check_flag(running.pk, ply=0) is False
+    assert Game.objects.get(pk=running.pk).status == "running"
+
+
+def test_check_flag_records_the_flag_once(running, clock_at, t0):
+    clock_at(t0 + 300 * S + 5 * timedelta(milliseconds=1))
+    assert services.check_flag(running.pk, ply=0) is True
+    assert services.check_flag(running.pk, ply=0) is False
+    assert services.check_flags_due() == 0
+    game = Game.objects.get(pk=running.pk)
+    assert (game.result, game.termination, game.flag_side) == ("0-2", "flag", "white")
+    assert game.flag_at == t0 + 300 * S
+    assert game.finished_at == t0 + 300 * S + 5 * timedelta(milliseconds=1)
+    assert ClockLog.objects.filter(action="flag").count() == 1
+
+
+def test_a_stale_ply_does_nothing(running, setup, clock_at, t0):
+    clock_at(t0 + 10 * S)
+    services.submit_move(running.pk, ply=1, move="32-28", request_id="r", by=setup.white)
+    clock_at(t0 + 400 * S)  # Black's time is out too, but the task was armed for ply 0
+    assert services.check_flag(running.pk, ply=0) is False
+    assert services.check_flag(running.pk, ply=1) is True
+    assert Game.objects.get(pk=running.pk).result == "2-0"
+
+
+def test_check_flag_of_a_missing_game_does_nothing(db):
+    assert services.check_flag(10**9, ply=0) is False
+
+
+def test_the_sweep_flags_every_clock_past_its_deadline_and_only_those(setup, clock_at, t0):
+    from .factories import make_game
+
+    clock_at(t0)
+    games = [make_game(setup.event) for _ in range(3)]
+    for game in games[:2]:
+        services.start_clocks(game, by=setup.arbiter)
+    clock_at(t0 + 100 * S)
+    services.start_clocks(games[2], by=setup.arbiter)
+    clock_at(t0 + 301 * S)
+    assert tasks.sweep_flags() == 2
+    results = dict(Game.objects.filter(pk__in=[g.pk for g in games]).values_list("pk", "result"))
+    assert results == {games[0].pk: "0-2", games[1].pk: "0-2", games[2].pk: ""}
+
+
+def test_reading_a_game_past_its_deadline_records_the_flag(running, setup, clock_at, t0):
+    clock_at(t0 + 301 * S)
+    state = services.read_game(running.pk, by=None)
+    assert (state["status"], state["result"], state["termination"]) == ("finished", "0-2", "flag")
+    assert state["clock"]["white_ms"] == 0 and state["clock"]["running"] is None
+
+
+def test_task_woken_before_the_deadline_rearms_for_the_same_ply(running, clock_at, t0, monkeypatch):
+    calls = []
+    monkeypatch.setattr(flags, "arm_flag_check", lambda *a: calls.append(a))
+    monkeypatch.setattr(services, "arm_flag_check", lambda *a: calls.append(a))
+    clock_at(t0 + 200 * S)
+    assert tasks.check_flag(running.pk, 0) is False
+    assert calls == [(running.pk, 0, t0 + 300 * S)]
+    calls.clear()
+    assert tasks.check_flag(running.pk, 7) is False  # a stale ply re-arms nothing
+    assert calls == []
+
+
+def test_arming_caps_the_eta_at_five_minutes(running, t0, clock_at, monkeypatch, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    sent = []
+    monkeypatch.setattr(tasks.check_flag, "apply_async", lambda *a, **kw: sent.append((a, kw)))
+    clock_at(t0)
+    flags.arm_flag_check(running.pk, 0, t0 + timedelta(hours=2))
+    flags.arm_flag_check(running.pk, 0, t0 + 30 * S)
+    assert [kw["eta"] for _, kw in sent] == [t0 + flags.MAX_ETA, t0 + 30 * S]
+    assert all(kw["queue"] == "clock" and a == ((running.pk, 0),) for a, kw in sent)
