@@ -20,7 +20,7 @@ import threading
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from arbiter.errors import NotFound
@@ -139,10 +139,30 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
             clocks.append(clock)
             logs.append(log)
         if games:
-            Clock.objects.bulk_update(clocks, [*Clock.STATE_FIELDS, "updated_at"])
+            update_rows(Clock, clocks, [*Clock.STATE_FIELDS, "updated_at"])
+            update_rows(Game, games, sorted(fields))
             ClockLog.objects.bulk_create(logs)
-            Game.objects.bulk_update(games, sorted(fields))
     return len(games)
+
+
+def update_rows(model, objects: list, fields: list[str]) -> None:
+    """UPDATE each object's `fields` with one prepared statement run for all rows.
+
+    (bulk_update() builds one CASE per field and row: for 200 flags at once it took seconds.)
+    """
+    columns = [model._meta.get_field(name) for name in fields]
+    quote = connection.ops.quote_name
+    sql = (
+        f"UPDATE {quote(model._meta.db_table)} SET "
+        + ", ".join(f"{quote(c.column)} = %s" for c in columns)
+        + f" WHERE {quote(model._meta.pk.column)} = %s"
+    )
+    rows = [
+        [c.get_db_prep_save(getattr(obj, c.attname), connection) for c in columns] + [obj.pk]
+        for obj in objects
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, rows)
 
 
 def flag_deadline(game_id: int, ply: int) -> datetime | None:
