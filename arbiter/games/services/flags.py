@@ -109,6 +109,25 @@ def check_flag(game_id: int, *, ply: int | None = None, now: datetime | None = N
         return False
 
 
+# The sweep runs every second and after every flag: plain SQL on the indexed deadline.
+_DUE_SQL = (
+    f"SELECT g.id FROM {Game._meta.db_table} g JOIN {Clock._meta.db_table} c ON c.id = g.clock_id"
+    " WHERE c.deadline <= %s AND g.status <> %s AND g.flag_side = '' ORDER BY c.deadline LIMIT %s"
+)
+_ANY_DUE_SQL = f"SELECT 1 FROM {Clock._meta.db_table} WHERE deadline <= %s LIMIT 1"
+
+
+def _db_time(moment: datetime):
+    return connection.ops.adapt_datetimefield_value(moment)
+
+
+def any_flag_due(now: datetime | None = None) -> bool:
+    """Whether any running clock is past its deadline (one indexed lookup)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_ANY_DUE_SQL, [_db_time(now or timezone.now())])
+        return cursor.fetchone() is not None
+
+
 def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
     """The sweep: flag every game whose running clock's deadline has passed, in one
     transaction (a burst of flags at the same instant costs a few statements, not a few per
@@ -116,12 +135,9 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
     Returns the number of flags recorded.
     """
     now = now or timezone.now()
-    due = list(
-        Game.objects.filter(clock__deadline__lte=now, flag_side="")
-        .exclude(status=Game.Status.FINISHED)
-        .order_by("clock__deadline")
-        .values_list("pk", flat=True)[:limit]
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_DUE_SQL, [_db_time(now), Game.Status.FINISHED, limit])
+        due = [row[0] for row in cursor.fetchall()]
     if not due:
         return 0
     with transaction.atomic():

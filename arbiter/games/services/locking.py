@@ -81,23 +81,27 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False) -> list[Game]:
     if clock_ids:
         clock_sql = _CLOCK_SQL.format(ids=", ".join(["%s"] * len(clock_ids)))
         clocks = {c.pk: c for c in Clock.objects.raw(clock_sql, clock_ids)}
+    rounds: dict[int, Round] = {}
     for game in games:
-        _attach_related(game, clocks)
+        _attach_related(game, clocks, rounds)
     return games
 
 
-def _attach_related(game: Game, clocks: dict) -> None:
-    event = _attached(
-        Event,
-        id=game.x_event_id,
-        name=game.x_event_name,
-        organizer_id=game.x_event_organizer_id,
-        flag_policy=game.x_event_flag_policy,
-        time_control=game.x_event_time_control,
-        published=bool(game.x_event_published),
-    )
-    rnd = _attached(Round, id=game.round_id, event_id=event.id, number=game.x_round_number)
-    rnd.event = event
+def _attach_related(game: Game, clocks: dict, rounds: dict) -> None:
+    rnd = rounds.get(game.round_id)
+    if rnd is None:  # games of one round share their round and event objects
+        event = _attached(
+            Event,
+            id=game.x_event_id,
+            name=game.x_event_name,
+            organizer_id=game.x_event_organizer_id,
+            flag_policy=game.x_event_flag_policy,
+            time_control=game.x_event_time_control,
+            published=bool(game.x_event_published),
+        )
+        rnd = _attached(Round, id=game.round_id, event_id=event.id, number=game.x_round_number)
+        rnd.event = event
+        rounds[game.round_id] = rnd
     game.round = rnd
     for side in ("white", "black"):
         player_id = getattr(game, f"{side}_id")
