@@ -32,8 +32,9 @@ on is still readable; `outcome()` reports the rule from the ply on which it firs
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+from .board import SQ_BIT
 from .errors import IllegalMove, RulesError
 from .outcome import Score, Termination
 from .position import START_FEN, Color, Move, Position
@@ -75,14 +76,16 @@ def endgame_rule(position: Position) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class _Counters:
+class _Counters(NamedTuple):
     """Draw-rule state after a ply (immutable, so pop() restores it exactly)."""
 
     kings_only: int  # FMJD 6.2: successive plies that were non-capturing king moves
     rule: str | None  # FMJD 6.3 / 6.4 rule in force
     rule_plies: int  # plies played since that rule's material was created
     irreversible: int  # index in the position list of the last man move / capture
+
+
+_new_counters = tuple.__new__
 
 
 class Game:
@@ -130,22 +133,22 @@ class Game:
 
         Raises `IllegalMove` / `AmbiguousMove` and changes nothing when the move is refused.
         """
-        pos = self.position
+        pos = self._positions[-1]
         if isinstance(move, str):
             move = pos.parse_move(move)
         else:
-            canonical = pos._legal().get(move._key) if isinstance(move, Move) else None
+            canonical = pos._legal().get(move[5]) if isinstance(move, Move) else None
             if canonical is None:
                 raise IllegalMove(str(move), "not a legal move in this position", pos.legal_texts())
             move = canonical
         new = pos._apply(move)
         prev = self._counters[-1]
         index = len(self._positions)
-        king_move = pos.piece_at(move.start) in ("W", "B")
-        irreversible = move.is_capture or not king_move
+        irreversible = bool(move[2]) or not (SQ_BIT[move[0]] & pos.kings)
         # FMJD 6.2: only non-capturing king moves extend the run.
         kings_only = 0 if irreversible else prev.kings_only + 1
-        rule = endgame_rule(new)
+        # FMJD 6.3/6.4 only concern four pieces or fewer
+        rule = endgame_rule(new) if (new.white | new.black).bit_count() <= 4 else None
         if rule is None:
             rule_plies = 0
         elif rule == prev.rule:
@@ -155,7 +158,10 @@ class Game:
         self._positions.append(new)
         self._moves.append(move)
         self._counters.append(
-            _Counters(kings_only, rule, rule_plies, index if irreversible else prev.irreversible)
+            _new_counters(
+                _Counters,
+                (kings_only, rule, rule_plies, index if irreversible else prev.irreversible),
+            )
         )
         return move
 

@@ -6,7 +6,7 @@ to move is White, which fixes the direction of its men). Nothing here builds obj
 inner loops; routes are tuples of ints.
 """
 
-from .board import ALL, BLACK_PROMOTION, MAN_JUMPS, RAY_BITS, RAYS, WHITE_PROMOTION
+from .board import ALL, MAN_JUMPS, RAYS
 
 
 def _slide(gen: int, empty: int, delta: int) -> int:
@@ -26,6 +26,17 @@ def _slide(gen: int, empty: int, delta: int) -> int:
     return out
 
 
+def capturing_men(men: int, opp: int, empty: int) -> int:
+    """The men that can take at least one piece (FMJD 4.2), by shifts: a man whose neighbour
+    in some direction is an opponent's piece with a free square behind it."""
+    return (
+        ((((empty >> 5) & opp) >> 5) & men)
+        | ((((empty >> 6) & opp) >> 6) & men)
+        | ((((empty << 5) & opp) << 5) & men)
+        | ((((empty << 6) & opp) << 6) & men)
+    )
+
+
 def has_capture(own: int, opp: int, kings: int) -> bool:
     """Whether the side to move has any capture (FMJD 4.1), with shifts only."""
     empty = ALL & ~(own | opp)
@@ -39,82 +50,19 @@ def has_capture(own: int, opp: int, kings: int) -> bool:
     ):
         return True
     k = own & kings
-    if k:
-        # FMJD 4.3: a king takes a piece at any distance on its diagonal.
-        for delta in (5, 6):
-            reach = k | _slide(k, empty, delta)
-            if (((reach << delta) & opp) << delta) & empty:
-                return True
-            reach = k | _slide(k, empty, -delta)
-            if (((reach >> delta) & opp) >> delta) & empty:
-                return True
+    return bool(k) and king_can_capture(k, opp, empty)
+
+
+def king_can_capture(k: int, opp: int, empty: int) -> bool:
+    """FMJD 4.3: whether a king of ``k`` can take a piece at any distance on its diagonal."""
+    for delta in (5, 6):
+        reach = k | _slide(k, empty, delta)
+        if (((reach << delta) & opp) << delta) & empty:
+            return True
+        reach = k | _slide(k, empty, -delta)
+        if (((reach >> delta) & opp) >> delta) & empty:
+            return True
     return False
-
-
-def quiet_moves(own: int, opp: int, kings: int, white: bool) -> list[tuple[int, int]]:
-    """Non-capturing moves as (from bit, to bit): men one step forward (FMJD 3.4), kings
-    flying over free squares (FMJD 3.9). Only legal when `has_capture` is False."""
-    empty = ALL & ~(own | opp)
-    men = own & ~kings
-    out = []
-    if white:
-        for delta in (5, 6):
-            t = (men >> delta) & empty
-            while t:
-                b = t & -t
-                t ^= b
-                out.append((b << delta, b))
-    else:
-        for delta in (5, 6):
-            t = (men << delta) & empty
-            while t:
-                b = t & -t
-                t ^= b
-                out.append((b >> delta, b))
-    k = own & kings
-    while k:
-        f = k & -k
-        k ^= f
-        for ray in RAY_BITS[f.bit_length() - 1]:
-            for b in ray:
-                if not b & empty:
-                    break
-                out.append((f, b))
-    return out
-
-
-def count_quiet_moves(own: int, opp: int, kings: int, white: bool) -> int:
-    """How many non-capturing moves there are, by population counts (perft bulk counting)."""
-    empty = ALL & ~(own | opp)
-    men = own & ~kings
-    if white:
-        n = ((men >> 5) & empty).bit_count() + ((men >> 6) & empty).bit_count()
-    else:
-        n = ((men << 5) & empty).bit_count() + ((men << 6) & empty).bit_count()
-    k = own & kings
-    if k:
-        for delta in (-6, -5, 5, 6):
-            n += _count_slide(k, empty, delta)
-    return n
-
-
-def _count_slide(gen: int, empty: int, delta: int) -> int:
-    """How many (king, square) pairs `_slide` reaches: in one direction a free square is
-    reached by at most one king (a nearer king blocks the one behind it), so the count of
-    king moves in that direction is the number of squares reached."""
-    n = 0
-    if delta > 0:
-        gen = (gen << delta) & empty
-        while gen:
-            n += gen.bit_count()
-            gen = (gen << delta) & empty
-    else:
-        d = -delta
-        gen = (gen >> d) & empty
-        while gen:
-            n += gen.bit_count()
-            gen = (gen >> d) & empty
-    return n
 
 
 def capture_targets(own: int, opp: int, kings: int) -> tuple[int, list[tuple[int, int, int]]]:
@@ -161,24 +109,43 @@ def capture_targets(own: int, opp: int, kings: int) -> tuple[int, list[tuple[int
                 elif n == best:
                     found.add((f, 1 << j, cap))
 
+    men = capturing_men(men, opp, base_empty)
+    singles = []  # one-piece man captures: distinct by construction, no set needed
     while men:
         f = men & -men
         men ^= f
         empty = base_empty | f
-        stack = [(f.bit_length() - 1, 0, 0)]
-        while stack:
-            j, cap, n = stack.pop()
-            extended = False
-            for vb, land, lb in MAN_JUMPS[j]:
-                if vb & opp and not vb & cap and lb & empty:
-                    extended = True
-                    stack.append((land, cap | vb, n + 1))
-            if not extended and n:
-                if n > best:
-                    best = n
-                    found = {(f, 1 << j, cap)}
-                elif n == best:
-                    found.add((f, 1 << j, cap))
+        for vb, land, lb in MAN_JUMPS[f.bit_length() - 1]:
+            if not (vb & opp and lb & empty):
+                continue
+            # FMJD 4.5: can the man go on from the landing square?
+            for vb2, _land2, lb2 in MAN_JUMPS[land]:
+                if vb2 & opp and vb2 != vb and lb2 & empty:
+                    break
+            else:
+                if best <= 1:
+                    best = 1
+                    singles.append((f, lb, vb))
+                continue
+            stack = [(land, vb, 1)]
+            while stack:
+                j, cap, n = stack.pop()
+                extended = False
+                for vb2, land2, lb2 in MAN_JUMPS[j]:
+                    if vb2 & opp and not vb2 & cap and lb2 & empty:
+                        extended = True
+                        stack.append((land2, cap | vb2, n + 1))
+                if not extended:
+                    if n > best:
+                        best = n
+                        found = {(f, 1 << j, cap)}
+                        singles = []
+                    elif n == best:
+                        found.add((f, 1 << j, cap))
+    if best == 1:
+        if found:
+            singles.extend(found)
+        return 1, singles
     return best, list(found)
 
 
@@ -229,6 +196,7 @@ def capture_routes(
         k ^= f
         j = f.bit_length() - 1
         king_search(j, j, 0, (), (), base_empty | f)
+    men = capturing_men(men, opp, base_empty)
     while men:
         f = men & -men
         men ^= f
@@ -238,10 +206,3 @@ def capture_routes(
         best = max(len(r[2]) for r in routes)
         routes = [r for r in routes if len(r[2]) == best]
     return routes
-
-
-def promotes(from_bit: int, to_bit: int, kings: int, white: bool) -> bool:
-    """FMJD 3.5/4.15: a man becomes a king only when its move ends on the far row."""
-    if from_bit & kings:
-        return False
-    return bool(to_bit & (WHITE_PROMOTION if white else BLACK_PROMOTION))

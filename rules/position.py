@@ -7,9 +7,15 @@ from enum import StrEnum
 
 from . import movegen
 from .board import (
+    ALL,
     BLACK_PROMOTION,
+    INDEX_SQ,
     INDEX_TO_SQ,
+    MAN_JUMPS,
+    NBITS,
+    NEIGHBOUR,
     RAY_BITS,
+    RAYS,
     SQ_BIT,
     SQ_INDEX,
     WHITE_PROMOTION,
@@ -40,18 +46,32 @@ class Color(StrEnum):
         return self.value.capitalize()
 
 
-class Move:
+_tuple_new = tuple.__new__
+
+
+def _move_key(start: int, end: int, captures) -> int:
+    """One int per FMJD move: start, end and the SET of pieces taken (routes over the same
+    pieces are one move): the taken pieces' bitboard, then start and end squares."""
+    cap = 0
+    for c in captures:
+        cap |= SQ_BIT[c]
+    return (cap << 12) | (start << 6) | end
+
+
+class Move(tuple):
     """One move: a step, a flight or a whole capture (FMJD 4.1: a full capture is one move).
 
-    ``path`` is the start, each landing square after a piece is taken, and the end.
-    Two moves are equal when they go from the same start to the same end taking the same
-    set of pieces: FMJD treats such routes as one move.
+    ``path`` is the start, each landing square after a piece is taken, and the end;
+    ``captures`` the squares of the pieces taken, in the order taken. Two moves are equal when
+    they go from the same start to the same end taking the same set of pieces: FMJD treats
+    such routes as one move. Immutable and hashable (a tuple underneath, for speed: the
+    generator hands out shared, pre-built instances for non-capturing moves).
     """
 
-    __slots__ = ("start", "end", "captures", "path", "promotes", "_key")
+    __slots__ = ()
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         start: int,
         end: int,
         captures: tuple[int, ...] = (),
@@ -59,39 +79,79 @@ class Move:
         promotes: bool = False,
     ):
         captures = tuple(captures)
-        object.__setattr__(self, "start", start)
-        object.__setattr__(self, "end", end)
-        object.__setattr__(self, "captures", captures)
-        object.__setattr__(self, "path", tuple(path) if path else (start, end))
-        object.__setattr__(self, "promotes", bool(promotes))
-        object.__setattr__(self, "_key", (start, end, frozenset(captures)))
+        path = tuple(path) if path else (start, end)
+        return _tuple_new(
+            cls, (start, end, captures, path, bool(promotes), _move_key(start, end, captures))
+        )
 
-    def __setattr__(self, name, value):
-        raise AttributeError("Move is immutable")
+    start = property(lambda self: self[0], doc="start square")
+    end = property(lambda self: self[1], doc="end square")
+    captures = property(lambda self: self[2], doc="squares taken, in order")
+    path = property(lambda self: self[3], doc="start, landing squares, end")
+    promotes = property(lambda self: self[4], doc="a man crowned by this move (FMJD 3.5, 4.15)")
 
     @property
     def is_capture(self) -> bool:
-        return bool(self.captures)
+        return bool(self[2])
 
     def __eq__(self, other):
         if isinstance(other, Move):
-            return self._key == other._key
+            return self[5] == other[5]
+        return NotImplemented
+
+    def __ne__(self, other):
+        if isinstance(other, Move):
+            return self[5] != other[5]
         return NotImplemented
 
     def __hash__(self):
-        return hash(self._key)
+        return hash(self[5])
 
     def __str__(self) -> str:
-        return f"{self.start}{'x' if self.captures else '-'}{self.end}"
+        return f"{self[0]}{'x' if self[2] else '-'}{self[1]}"
 
     def full_text(self) -> str:
         """Every landing square: "47x38x24x13x36" (a quiet move stays "32-28")."""
-        if not self.captures:
+        if not self[2]:
             return str(self)
-        return "x".join(str(s) for s in self.path)
+        return "x".join(str(s) for s in self[3])
 
     def __repr__(self) -> str:
         return f"Move({self.full_text()!r})"
+
+    def __reduce__(self):
+        return (Move, (self[0], self[1], self[2], self[3], self[4]))
+
+
+def _quiet_tables():
+    """Pre-built non-capturing moves, shared by every position (FMJD 3.4, 3.5, 3.9).
+
+    MAN[colour][d][target index] for a man stepping to that target (d: 5 or 6 squares in the
+    padded layout); KING_RAYS[from index] = 4 lists of (target bit, Move).
+    """
+    man = {True: {5: {}, 6: {}}, False: {5: {}, 6: {}}}
+    for j, s in INDEX_SQ.items():
+        for d in (5, 6):
+            # White men move up: target j, from j + d.
+            f = j + d
+            if f in INDEX_SQ and f in [n for n in NEIGHBOUR[j] if n >= 0]:
+                man[True][d][j] = Move(INDEX_SQ[f], s, (), None, s <= 5)
+            f = j - d
+            if f in INDEX_SQ and f in [n for n in NEIGHBOUR[j] if n >= 0]:
+                man[False][d][j] = Move(INDEX_SQ[f], s, (), None, s >= 46)
+    tables = {
+        c: {d: [man[c][d].get(j) for j in range(NBITS)] for d in (5, 6)} for c in (True, False)
+    }
+    king_rays = [
+        [[(b, Move(INDEX_SQ[j], INDEX_SQ[k])) for k, b in ray] for ray in RAYS[j]]
+        if j in INDEX_SQ
+        else []
+        for j in range(NBITS)
+    ]
+    return tables, king_rays
+
+
+_MAN_MOVES, _KING_RAY_MOVES = _quiet_tables()
 
 
 # --------------------------------------------------------------------------- FEN
@@ -200,29 +260,193 @@ def _fen_section(letter: str, pieces: int, kings: int) -> str:
 # --------------------------------------------------------------------------- Position
 
 _MOVE_TEXT = re.compile(r"^(\d+)((?:[-xX:]\d+)+)$")
+_SIMPLE_MOVE = re.compile(r"(\d\d?)([-x])(\d\d?)$")
 _ANNOTATION = re.compile(r"[!?*+=#]+$")
+
+
+def _capture_tables():
+    """Pre-built single captures by a man (the most common capture), per colour:
+    MAN_JUMP_MOVES[white][j] = [(victim bit, landing index, landing bit, Move)]."""
+    out = {}
+    for white in (True, False):
+        promo = WHITE_PROMOTION if white else BLACK_PROMOTION
+        table = []
+        for j in range(NBITS):
+            row = []
+            for vb, land, lb in MAN_JUMPS[j]:
+                s, e = INDEX_SQ[j], INDEX_SQ[land]
+                v = INDEX_SQ[vb.bit_length() - 1]
+                row.append((vb, land, lb, Move(s, e, (v,), (s, e), bool(lb & promo))))
+            table.append(row)
+        out[white] = table
+    return out
+
+
+_MAN_JUMP_MOVES = _capture_tables()
+
+
+def _single_capture_tables():
+    """SINGLE[white] = 4 tables (down 5, down 6, up 5, up 6 in the padded layout), each
+    indexed by the capturing man's index: the pre-built one-piece capture that way."""
+    out = {}
+    for white in (True, False):
+        tables = []
+        for delta in (5, 6, -5, -6):
+            table = [None] * NBITS
+            for j, row in enumerate(_MAN_JUMP_MOVES[white]):
+                for vb, _land, _lb, mv in row:
+                    if vb.bit_length() - 1 == j + delta:
+                        table[j] = mv
+            tables.append(table)
+        out[white] = tables
+    return out
+
+
+_SINGLE_CAPTURES = _single_capture_tables()
+
+
+def _quiet_lookup():
+    """For every (start, end) on one diagonal: (white man's Move or None, black man's Move or
+    None, king's Move, bitboard of the squares between, end bit). Lets a written quiet move
+    be checked without generating every move (FMJD 3.4, 3.9)."""
+    table = {}
+    for j, s in INDEX_SQ.items():
+        for ray in RAYS[j]:
+            between = 0
+            for k, b in ray:
+                e = INDEX_SQ[k]
+                white_man = _MAN_MOVES[True][j - k][k] if j - k in (5, 6) else None
+                black_man = _MAN_MOVES[False][k - j][k] if k - j in (5, 6) else None
+                table[(s << 6) | e] = (white_man, black_man, Move(s, e), between, b)
+                between |= b
+    return table
+
+
+_QUIET_LOOKUP = _quiet_lookup()
+
+
+def _capture_moves(own: int, opp: int, kings: int, wtm: bool) -> list[Move]:
+    """Every legal capture (FMJD 4.1-4.15) as Moves: only those taking the most pieces
+    (4.13), one per (start, end, set of pieces taken).
+
+    Depth-first from each piece that can capture. A jumped piece stays on the board until
+    the capture ends (4.8/4.11): it blocks, and is never jumped twice; the mover's own start
+    square counts as free. Routes are kept as tuples of board indices and turned into Move
+    objects only for the survivors; single captures by a man use pre-built Moves.
+    """
+    base_empty = ALL & ~(own | opp)
+    best = 0
+    leaves: list = []  # (start idx, end idx, cap bits, landings, caps) of the best routes
+    singles: list = []  # pre-built Moves for one-piece man captures
+    man_jumps = _MAN_JUMP_MOVES[wtm]
+
+    men = movegen.capturing_men(own & ~kings, opp, base_empty)
+    while men:
+        f = men & -men
+        men ^= f
+        j0 = f.bit_length() - 1
+        empty = base_empty | f
+        for vb, land, lb, mv in man_jumps[j0]:
+            if not (vb & opp and lb & empty):
+                continue
+            # FMJD 4.5: go on capturing from the landing square as long as possible
+            stack = [(land, vb, 1, (land,), (vb,))]
+            while stack:
+                j, cap, n, landings, caps = stack.pop()
+                extended = False
+                for vb2, land2, lb2 in MAN_JUMPS[j]:
+                    if vb2 & opp and not vb2 & cap and lb2 & empty:
+                        extended = True
+                        stack.append((land2, cap | vb2, n + 1, landings + (land2,), caps + (vb2,)))
+                if extended or n < best:
+                    continue
+                if n > best:
+                    best = n
+                    leaves = []
+                    singles = []
+                if n == 1:
+                    singles.append(mv)
+                else:
+                    leaves.append((j0, j, cap, landings, caps))
+
+    k = own & kings
+    while k:
+        f = k & -k
+        k ^= f
+        j0 = f.bit_length() - 1
+        empty = base_empty | f
+        # FMJD 4.3/4.6: the king jumps a piece at any distance and lands on any free square
+        # behind it, turning where it can go on capturing.
+        stack = [(j0, 0, 0, (), ())]
+        while stack:
+            j, cap, n, landings, caps = stack.pop()
+            extended = False
+            for ray in RAYS[j]:
+                it = iter(ray)
+                for _idx, b in it:
+                    if b & empty:
+                        continue
+                    if b & opp and not b & cap:
+                        ncap = cap | b
+                        ncaps = caps + (b,)
+                        for idx2, b2 in it:
+                            if not b2 & empty:
+                                break
+                            extended = True
+                            stack.append((idx2, ncap, n + 1, landings + (idx2,), ncaps))
+                    break
+            if extended or not n or n < best:
+                continue
+            if n > best:
+                best = n
+                leaves = []
+                singles = []
+            leaves.append((j0, j, cap, landings, caps))
+
+    if not leaves:
+        return singles
+    promo = WHITE_PROMOTION if wtm else BLACK_PROMOTION
+    moves = singles
+    seen = set()
+    to_sq = INDEX_TO_SQ
+    for j0, j, cap, landings, caps in leaves:
+        s = to_sq[j0]
+        e = to_sq[j]
+        key = (cap << 12) | (s << 6) | e
+        if key in seen:
+            continue  # same pieces, same start and end: the same move (FMJD)
+        seen.add(key)
+        pr = not (1 << j0) & kings and bool((1 << j) & promo)  # FMJD 4.15
+        path = (s,) + tuple(to_sq[x] for x in landings)
+        cap_sq = tuple(to_sq[b.bit_length() - 1] for b in caps)
+        moves.append(_tuple_new(Move, (s, e, cap_sq, path, pr, key)))
+    return moves
 
 
 class Position:
     """A position: the pieces on the 50 squares (FMJD 2.6) and the side to move.
 
     Immutable and hashable. Build one with `Position.start()` or `Position.from_fen()`.
-    Internally four plain ints (bitboards of `rules.board`'s padded layout).
+    Internally four plain ints (bitboards of `rules.board`'s padded layout), read through
+    the `white`, `black`, `kings` and `white_to_move` properties.
     """
 
-    __slots__ = ("white", "black", "kings", "white_to_move", "_moves", "_routes", "_zobrist")
+    __slots__ = ("_w", "_b", "_k", "_wtm", "_moves", "_by_key", "_routes", "_z")
 
     def __init__(self, white: int, black: int, kings: int, white_to_move: bool = True):
-        object.__setattr__(self, "white", white)
-        object.__setattr__(self, "black", black)
-        object.__setattr__(self, "kings", kings)
-        object.__setattr__(self, "white_to_move", bool(white_to_move))
-        object.__setattr__(self, "_moves", None)
-        object.__setattr__(self, "_routes", None)
-        object.__setattr__(self, "_zobrist", None)
+        self._w = white
+        self._b = black
+        self._k = kings
+        self._wtm = bool(white_to_move)
+        self._moves = None
+        self._by_key = None
+        self._routes = None
+        self._z = None
 
-    def __setattr__(self, name, value):
-        raise AttributeError("Position is immutable: play() returns a new one")
+    white = property(lambda self: self._w, doc="bitboard of White's pieces")
+    black = property(lambda self: self._b, doc="bitboard of Black's pieces")
+    kings = property(lambda self: self._k, doc="bitboard of the kings of both colours")
+    white_to_move = property(lambda self: self._wtm)
 
     # ----- construction and FEN
 
@@ -239,9 +463,9 @@ class Position:
         """Canonical PDN FEN: side to move, White's pieces, Black's pieces, ascending."""
         return ":".join(
             (
-                "W" if self.white_to_move else "B",
-                _fen_section("W", self.white, self.kings),
-                _fen_section("B", self.black, self.kings),
+                "W" if self._wtm else "B",
+                _fen_section("W", self._w, self._k),
+                _fen_section("B", self._b, self._k),
             )
         )
 
@@ -249,27 +473,27 @@ class Position:
 
     @property
     def turn(self) -> Color:
-        return Color.WHITE if self.white_to_move else Color.BLACK
+        return Color.WHITE if self._wtm else Color.BLACK
 
     def piece_at(self, square: int) -> str | None:
         """'w' / 'W' (white man / king), 'b' / 'B', or None for a free square."""
         b = SQ_BIT.get(square)
         if b is None:
             raise ValueError(f"{square!r} is not a square (1-50)")
-        if self.white & b:
-            return "W" if self.kings & b else "w"
-        if self.black & b:
-            return "B" if self.kings & b else "b"
+        if self._w & b:
+            return "W" if self._k & b else "w"
+        if self._b & b:
+            return "B" if self._k & b else "b"
         return None
 
     def pieces(self, color: Color) -> tuple[list[int], list[int]]:
         """(men squares, king squares) of one colour, ascending."""
-        bb = self.white if color is Color.WHITE else self.black
-        return squares_of(bb & ~self.kings), squares_of(bb & self.kings)
+        bb = self._w if color is Color.WHITE else self._b
+        return squares_of(bb & ~self._k), squares_of(bb & self._k)
 
     def material(self) -> tuple[int, int, int, int]:
         """(white men, white kings, black men, black kings)."""
-        w, b, k = self.white, self.black, self.kings
+        w, b, k = self._w, self._b, self._k
         return (
             (w & ~k).bit_count(),
             (w & k).bit_count(),
@@ -280,20 +504,20 @@ class Position:
     @property
     def zobrist(self) -> int:
         """A 64-bit Zobrist key of the pieces and the side to move (for repetition, FMJD 6.1)."""
-        z = self._zobrist
+        z = self._z
         if z is None:
-            z = 0 if self.white_to_move else ZOBRIST_BLACK_TO_MOVE
+            z = 0 if self._wtm else ZOBRIST_BLACK_TO_MOVE
             for bb, table in (
-                (self.white & ~self.kings, ZOBRIST_WHITE_MAN),
-                (self.white & self.kings, ZOBRIST_WHITE_KING),
-                (self.black & ~self.kings, ZOBRIST_BLACK_MAN),
-                (self.black & self.kings, ZOBRIST_BLACK_KING),
+                (self._w & ~self._k, ZOBRIST_WHITE_MAN),
+                (self._w & self._k, ZOBRIST_WHITE_KING),
+                (self._b & ~self._k, ZOBRIST_BLACK_MAN),
+                (self._b & self._k, ZOBRIST_BLACK_KING),
             ):
                 while bb:
                     b = bb & -bb
                     bb ^= b
                     z ^= table[b.bit_length() - 1]
-            object.__setattr__(self, "_zobrist", z)
+            self._z = z
         return z
 
     def __hash__(self) -> int:
@@ -302,12 +526,15 @@ class Position:
     def __eq__(self, other):
         if isinstance(other, Position):
             return (
-                self.white == other.white
-                and self.black == other.black
-                and self.kings == other.kings
-                and self.white_to_move == other.white_to_move
+                self._w == other._w
+                and self._b == other._b
+                and self._k == other._k
+                and self._wtm == other._wtm
             )
         return NotImplemented
+
+    def __reduce__(self):
+        return (Position, (self._w, self._b, self._k, self._wtm))
 
     def __repr__(self) -> str:
         return f"Position.from_fen({self.fen()!r})"
@@ -327,106 +554,167 @@ class Position:
 
     # ----- moves
 
-    def _sides(self) -> tuple[int, int]:
-        if self.white_to_move:
-            return self.white, self.black
-        return self.black, self.white
-
     def _capture_routes(self):
         routes = self._routes
         if routes is None:
-            own, opp = self._sides()
-            routes = movegen.capture_routes(own, opp, self.kings)
-            object.__setattr__(self, "_routes", routes)
+            if self._wtm:
+                routes = movegen.capture_routes(self._w, self._b, self._k)
+            else:
+                routes = movegen.capture_routes(self._b, self._w, self._k)
+            self._routes = routes
         return routes
 
-    def _legal(self) -> dict:
-        """Legal moves keyed by (start, end, frozenset of captures), computed once."""
+    def _generate(self) -> list[Move]:
+        """The legal moves (FMJD art. 3 and 4), computed once per position, in a fixed order
+        (captures sorted by start, end and path; other moves by kind and square)."""
         moves = self._moves
         if moves is not None:
             return moves
-        own, opp = self._sides()
-        kings = self.kings
-        wtm = self.white_to_move
-        promo = WHITE_PROMOTION if wtm else BLACK_PROMOTION
-        moves = {}
-        if movegen.has_capture(own, opp, kings):
-            # FMJD 4.1 (compulsory) and 4.13 (majority); one Move per set of pieces taken.
-            for start, landings, caps in sorted(self._capture_routes()):
-                s = INDEX_TO_SQ[start]
-                e = INDEX_TO_SQ[landings[-1]]
-                cap_sq = tuple(INDEX_TO_SQ[c] for c in caps)
-                key = (s, e, frozenset(cap_sq))
-                if key in moves:
-                    continue
-                fb = 1 << start
-                pr = not fb & kings and bool((1 << landings[-1]) & promo)  # FMJD 4.15
-                moves[key] = Move(s, e, cap_sq, (s,) + tuple(INDEX_TO_SQ[j] for j in landings), pr)
+        wtm = self._wtm
+        if wtm:
+            own, opp = self._w, self._b
         else:
-            for fb, tb in movegen.quiet_moves(own, opp, kings, wtm):
-                s = INDEX_TO_SQ[fb.bit_length() - 1]
-                e = INDEX_TO_SQ[tb.bit_length() - 1]
-                pr = not fb & kings and bool(tb & promo)  # FMJD 3.5
-                moves[(s, e, frozenset())] = Move(s, e, (), (s, e), pr)
-        moves = dict(sorted(moves.items(), key=lambda kv: (kv[1].start, kv[1].end, kv[1].path)))
-        object.__setattr__(self, "_moves", moves)
+            own, opp = self._b, self._w
+        kings = self._k
+        empty = ALL ^ (own | opp)
+        men = own & ~kings
+        k = own & kings
+        # FMJD 4.2: men that can take in each direction (x + d the opponent's, x + 2d free)
+        c_d5 = (opp >> 5) & (empty >> 10)
+        c_d6 = (opp >> 6) & (empty >> 12)
+        c_u5 = (opp << 5) & (empty << 10)
+        c_u6 = (opp << 6) & (empty << 12)
+        if (men & (c_d5 | c_d6 | c_u5 | c_u6)) or (k and movegen.king_can_capture(k, opp, empty)):
+            j_d5 = men & c_d5
+            j_d6 = men & c_d6
+            j_u5 = men & c_u5
+            j_u6 = men & c_u6
+            # FMJD 4.1: capture is compulsory. Without kings, when no landing square allows
+            # another jump (FMJD 4.5), every capture is a single jump: pre-built Moves.
+            if not k and not (
+                ((j_d5 << 10) & (c_d5 | c_d6 | c_u6))
+                or ((j_d6 << 12) & (c_d5 | c_d6 | c_u5))
+                or ((j_u5 >> 10) & (c_d6 | c_u5 | c_u6))
+                or ((j_u6 >> 12) & (c_d5 | c_u5 | c_u6))
+            ):
+                moves = []
+                append = moves.append
+                for jumps, table in zip(
+                    (j_d5, j_d6, j_u5, j_u6), _SINGLE_CAPTURES[wtm], strict=True
+                ):
+                    while jumps:
+                        f = jumps & -jumps
+                        jumps ^= f
+                        append(table[f.bit_length() - 1])
+            else:
+                moves = _capture_moves(own, opp, kings, wtm)
+            moves.sort()
+        else:
+            # FMJD 3.4 (men, one step forwards) and 3.9 (kings fly over free squares):
+            # pre-built Move objects, no allocation but the list.
+            moves = []
+            append = moves.append
+            tables = _MAN_MOVES[wtm]
+            for d in (5, 6):
+                table = tables[d]
+                t = ((men >> d) if wtm else (men << d)) & empty
+                while t:
+                    b = t & -t
+                    t ^= b
+                    append(table[b.bit_length() - 1])
+            while k:
+                f = k & -k
+                k ^= f
+                for ray in _KING_RAY_MOVES[f.bit_length() - 1]:
+                    for b, mv in ray:
+                        if not b & empty:
+                            break
+                        append(mv)
+        self._moves = moves
         return moves
 
+    def _capture_moves(self, own: int, kings: int, wtm: bool) -> list[Move]:
+        # FMJD 4.1 (compulsory), 4.13 (majority); one Move per set of pieces taken.
+        opp = self._b if wtm else self._w
+        moves = _capture_moves(own, opp, kings, wtm)
+        moves.sort()
+        return moves
+
+    def _legal(self) -> dict[int, Move]:
+        """Legal moves by their key (start, end, set of pieces taken)."""
+        by_key = self._by_key
+        if by_key is None:
+            by_key = self._by_key = {m[5]: m for m in self._generate()}
+        return by_key
+
     def legal_moves(self) -> list[Move]:
-        """Every legal move (FMJD art. 3 and 4), sorted by start, end and path."""
-        return list(self._legal().values())
+        """Every legal move (FMJD art. 3 and 4), in a fixed order (`sorted()` them for display:
+        moves sort by start, end and path)."""
+        return list(self._generate())
 
     def is_legal(self, move: Move) -> bool:
-        return move._key in self._legal()
+        return isinstance(move, Move) and move[5] in self._legal()
 
     def play(self, move: Move | str) -> Position:
         """The position after a legal move (a `Move` or its text). Raises `IllegalMove`."""
         if isinstance(move, str):
             move = self.parse_move(move)
         else:
-            legal = self._legal()
-            canonical = legal.get(move._key)
+            canonical = self._legal().get(move[5]) if isinstance(move, Move) else None
             if canonical is None:
                 raise IllegalMove(
-                    move.full_text(), "not a legal move in this position", self.legal_texts()
+                    move.full_text() if isinstance(move, Move) else repr(move),
+                    "not a legal move in this position",
+                    self.legal_texts(),
                 )
             move = canonical
         return self._apply(move)
 
     def _apply(self, move: Move) -> Position:
-        fb = SQ_BIT[move.start]
-        tb = SQ_BIT[move.end]
-        cap = 0
-        for s in move.captures:
-            cap |= SQ_BIT[s]
-        kings = self.kings & ~cap  # FMJD 4.11: taken pieces leave after the whole capture
+        fb = SQ_BIT[move[0]]
+        tb = SQ_BIT[move[1]]
+        cap = move[5] >> 12  # the key holds the taken pieces' bitboard
+        kings = self._k
+        if cap:
+            kings &= ~cap  # FMJD 4.11: taken pieces leave after the whole capture
         if fb & kings:
-            kings = (kings & ~fb) | tb
-        elif move.promotes:
+            kings = (kings ^ fb) | tb
+        elif move[4]:
             kings |= tb  # FMJD 3.5 / 4.15
-        if self.white_to_move:
-            return Position((self.white & ~fb) | tb, self.black & ~cap, kings, False)
-        return Position(self.white & ~cap, (self.black & ~fb) | tb, kings, True)
+        new = _new_position(Position)
+        if self._wtm:
+            new._w = (self._w ^ fb) | tb
+            new._b = self._b & ~cap
+            new._wtm = False
+        else:
+            new._w = self._w & ~cap
+            new._b = (self._b ^ fb) | tb
+            new._wtm = True
+        new._k = kings
+        new._moves = new._by_key = new._routes = new._z = None
+        return new
 
     def is_game_over(self) -> bool:
         """FMJD 7.2.2 / 7.2.3: the side to move has no piece or no legal move."""
-        return not self._legal()
+        return not self._generate()
 
     # ----- notation
 
     def legal_texts(self) -> list[str]:
-        return [self.move_text(m) for m in self.legal_moves()]
+        """The legal moves in PDN notation, sorted by start, end and path (for messages)."""
+        return [self.move_text(m) for m in sorted(self._generate())]
 
     def move_text(self, move: Move) -> str:
         """PDN notation: "32-28" / "28x17", or every landing square "47x38x24x13x36" when
         another legal capture goes from the same start to the same end (FMJD 8.2)."""
-        legal = self._legal()
-        move = legal.get(move._key, move)
-        if move.captures:
-            for other in legal.values():
-                if other.start == move.start and other.end == move.end and other._key != move._key:
+        move = self._legal().get(move[5], move)
+        if move[2]:
+            s, e, k = move[0], move[1], move[5]
+            for other in self._generate():
+                if other[0] == s and other[1] == e and other[5] != k:
                     return move.full_text()
-        return str(move)
+            return f"{s}x{e}"
+        return f"{move[0]}-{move[1]}"
 
     def parse_move(self, text: str) -> Move:
         """Read a move in PDN notation against this position.
@@ -438,57 +726,102 @@ class Position:
         """
         if not isinstance(text, str):
             raise IllegalMove(repr(text), "a move must be given as text such as '32-28'")
-        raw = text
-        t = "".join(text.split())
-        t = _ANNOTATION.sub("", t)
-        m = _MOVE_TEXT.match(t)
-        if not m:
-            raise IllegalMove(
-                raw,
-                "not a move: expected squares 1-50 separated by '-' (move) or 'x' (capture), "
-                "e.g. '32-28' or '28x17' (FMJD 8.2)",
-                self.legal_texts(),
-            )
-        nums = [int(m.group(1))] + [int(x) for x in re.split(r"[-xX:]", m.group(2))[1:]]
-        for n in nums:
-            if not 1 <= n <= 50:
-                raise IllegalMove(raw, f"{n} is not a square (1-50, FMJD 2.6)", self.legal_texts())
-        start, end, via = nums[0], nums[-1], nums[1:-1]
-        legal = self._legal()
-
-        if not via:
-            cands = [mv for mv in legal.values() if mv.start == start and mv.end == end]
+        m = _SIMPLE_MOVE.match(text)
+        if m:  # fast path: "32-28" / "28x17"
+            start, end, via, t = int(m.group(1)), int(m.group(3)), [], text
+            if m.group(2) == "-" and self._moves is None:
+                move = self._quick_quiet(start, end)
+                if move is not None:
+                    return move
         else:
-            keys = {}
-            for r_start, landings, caps in self._capture_routes() if self._has_captures() else ():
+            t = _ANNOTATION.sub("", "".join(text.split()))
+            m = _MOVE_TEXT.match(t)
+            if not m:
+                raise IllegalMove(
+                    text,
+                    "not a move: expected squares 1-50 separated by '-' (move) or 'x' "
+                    "(capture), e.g. '32-28' or '28x17' (FMJD 8.2)",
+                    self.legal_texts(),
+                )
+            nums = [int(m.group(1))] + [int(x) for x in re.split(r"[-xX:]", m.group(2))[1:]]
+            start, end, via = nums[0], nums[-1], nums[1:-1]
+        moves = self._generate()
+        if not via:
+            cands = [mv for mv in moves if mv[0] == start and mv[1] == end]
+            if len(cands) == 1:
+                return cands[0]
+        elif moves and moves[0][2]:
+            legal = self._legal()
+            found = {}
+            for r_start, landings, caps in self._capture_routes():
                 if INDEX_TO_SQ[r_start] != start or INDEX_TO_SQ[landings[-1]] != end:
                     continue
-                inner = [INDEX_TO_SQ[j] for j in landings[:-1]]
-                if _is_subsequence(via, inner):
-                    key = (start, end, frozenset(INDEX_TO_SQ[c] for c in caps))
-                    keys[key] = legal[key]
-            cands = list(keys.values())
+                if _is_subsequence(via, [INDEX_TO_SQ[j] for j in landings[:-1]]):
+                    key = _move_key(start, end, [INDEX_TO_SQ[c] for c in caps])
+                    found[key] = legal[key]
+            cands = list(found.values())
+        else:
+            cands = []
         if len(cands) == 1:
             return cands[0]
+        for n in (start, end, *via):
+            if not 1 <= n <= 50:
+                raise IllegalMove(text, f"{n} is not a square (1-50, FMJD 2.6)", self.legal_texts())
         if len(cands) > 1:
-            raise AmbiguousMove(raw, sorted(c.full_text() for c in cands), self.legal_texts())
+            raise AmbiguousMove(text, sorted(c.full_text() for c in cands), self.legal_texts())
+        is_capture_text = "x" in t.lower() or ":" in t
         raise IllegalMove(
-            raw,
-            self._why_illegal(start, end, via, "x" in t.lower() or ":" in t),
-            self.legal_texts(),
+            text, self._why_illegal(start, end, via, is_capture_text), self.legal_texts()
         )
 
-    def _has_captures(self) -> bool:
-        legal = self._legal()
-        return bool(legal) and next(iter(legal.values())).is_capture
+    def _quick_quiet(self, start: int, end: int) -> Move | None:
+        """The quiet move start-end if it is legal, checked without generating every move;
+        None when it is not (or not sure), and the full path decides."""
+        entry = _QUIET_LOOKUP.get((start << 6) | end)
+        if entry is None:
+            return None
+        wtm = self._wtm
+        if wtm:
+            own, opp = self._w, self._b
+        else:
+            own, opp = self._b, self._w
+        fb = SQ_BIT[start]
+        if not own & fb:
+            return None
+        occupied = own | opp
+        white_man, black_man, king_move, between, tb = entry
+        kings = self._k
+        if fb & kings:
+            move = king_move if not (between | tb) & occupied else None  # FMJD 3.9
+        else:
+            move = (white_man if wtm else black_man) if not tb & occupied else None  # 3.4
+        if move is None:
+            return None
+        # FMJD 4.1: no quiet move while a capture is possible
+        empty = ALL ^ occupied
+        men = own & ~kings
+        if men & (
+            ((opp >> 5) & (empty >> 10))
+            | ((opp >> 6) & (empty >> 12))
+            | ((opp << 5) & (empty << 10))
+            | ((opp << 6) & (empty << 12))
+        ):
+            return None
+        k = own & kings
+        if k and movegen.king_can_capture(k, opp, empty):
+            return None
+        return move
 
     def _why_illegal(self, start: int, end: int, via: list[int], is_capture_text: bool) -> str:
         """Explain, citing the article, why no legal move matches."""
-        own, opp = self._sides()
-        side = "White" if self.white_to_move else "Black"
-        other = "Black" if self.white_to_move else "White"
+        if self._wtm:
+            own, opp = self._w, self._b
+        else:
+            own, opp = self._b, self._w
+        side = "White" if self._wtm else "Black"
+        other = "Black" if self._wtm else "White"
         fb, tb = SQ_BIT[start], SQ_BIT[end]
-        legal = list(self._legal().values())
+        legal = self._generate()
         if not legal:
             return f"{side} has no legal move (FMJD 7.2.2/7.2.3): the game is over"
         if not own & fb:
@@ -497,7 +830,7 @@ class Position:
             return f"there is no piece on {start}"
         if legal[0].is_capture:
             # FMJD 4.1 and 4.13
-            routes = movegen.capture_routes(own, opp, self.kings, majority=False)
+            routes = movegen.capture_routes(own, opp, self._k, majority=False)
             best = len(legal[0].captures)
             mine = [
                 r
@@ -525,11 +858,11 @@ class Position:
             return "this is not a capture position: a move has only a start and an end square"
         if (own | opp) & tb:
             return f"square {end} is occupied"
-        if fb & self.kings:
+        if fb & self._k:
             if not self._on_diagonal(start, end):
                 return f"{start} and {end} are not on one diagonal (FMJD 3.9)"
             return f"the king's way from {start} to {end} is blocked (FMJD 3.9)"
-        forward = end < start if self.white_to_move else end > start
+        forward = end < start if self._wtm else end > start
         if not forward:
             return "a man moves forwards only (FMJD 3.4)"
         return "a man moves one square diagonally forwards (FMJD 3.4)"
@@ -538,6 +871,9 @@ class Position:
     def _on_diagonal(start: int, end: int) -> bool:
         tb = SQ_BIT[end]
         return any(tb in ray for ray in RAY_BITS[SQ_INDEX[start]])
+
+
+_new_position = object.__new__
 
 
 def _is_subsequence(needle: list[int], hay: list[int]) -> bool:

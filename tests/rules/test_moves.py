@@ -202,4 +202,4 @@ def test_illegal_moves_say_why(fen, text, reason):
         pos.parse_move(text)
     assert reason in exc.value.reason
     assert exc.value.move_text == text
-    assert exc.value.legal == [pos.move_text(m) for m in pos.legal_moves()]
+    assert exc.value.legal == [pos.move_text(m) for m in sorted(pos.legal_moves())]

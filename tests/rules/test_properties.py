@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from rules import Game, Position
 from rules.board import ALL
-from rules.movegen import count_quiet_moves, has_capture
+from rules.movegen import has_capture
 
 START_FENS = [
     "W:W31-50:B1-20",
@@ -88,12 +88,45 @@ def test_notation_round_trip(game):
 
 @SETTINGS
 @given(games())
-def test_bulk_count_matches_generated_moves(game):
+def test_capture_test_matches_generated_moves(game):
     for pos in game.history:
         own, opp = (pos.white, pos.black) if pos.white_to_move else (pos.black, pos.white)
         moves = pos.legal_moves()
         assert has_capture(own, opp, pos.kings) == any(m.is_capture for m in moves)
         assert all(m.is_capture for m in moves) or not any(m.is_capture for m in moves)
-        if not has_capture(own, opp, pos.kings):
-            assert count_quiet_moves(own, opp, pos.kings, pos.white_to_move) == len(moves)
         assert not (pos.white | pos.black) & ~ALL
+
+
+@SETTINGS
+@given(games(max_plies=80))
+def test_fast_perft_matches_the_public_move_generator(game):
+    # perft's bulk counts (popcounts for quiet moves and single captures) against the
+    # Move-building generator, two plies deep from every position of a random game
+    from rules import perft
+
+    for pos in game.history[-12:]:
+        moves = pos.legal_moves()
+        assert perft(pos, 1) == len(moves)
+        assert perft(pos, 2) == sum(len(pos.play(m).legal_moves()) for m in moves)
+
+
+@SETTINGS
+@given(games(), st.lists(st.tuples(st.integers(1, 50), st.integers(1, 50)), max_size=40))
+def test_quick_quiet_move_check_agrees_with_the_generator(game, pairs):
+    # parse_move checks "a-b" on a fresh position without generating every move
+    from rules import IllegalMove
+
+    for pos in game.history[-10:]:
+        legal = {(m.start, m.end): m for m in pos.legal_moves() if not m.is_capture}
+        quiet_pairs = list(legal) + pairs
+        for start, end in quiet_pairs:
+            fresh = Position.from_fen(pos.fen())
+            try:
+                got = fresh.parse_move(f"{start}-{end}")
+            except IllegalMove:
+                got = None
+            expected = [m for m in pos.legal_moves() if (m.start, m.end) == (start, end)]
+            if got is None:
+                assert not expected
+            else:
+                assert [got] == expected and got.promotes == expected[0].promotes
