@@ -31,7 +31,7 @@ from clocks.models import Clock, ClockLog
 from rules.outcome import Score, Termination
 
 from .ending import FINISH_FIELDS, finish_game
-from .locking import lock_game, lock_games, save_clock, server_now
+from .locking import lock_game, lock_games, save_clock, save_game, server_now, update_rows
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ def record_flag(game: Game, side: clockmath.Side, now: datetime) -> None:
     fields, log = apply_flag(game, side, now)
     save_clock(game.clock)
     log.save()
-    game.save(update_fields=fields)
+    save_game(game, fields)
 
 
 def flag_if_due(game: Game, now: datetime) -> bool:
@@ -198,26 +198,6 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
             update_rows(Game, games, sorted(fields))
             ClockLog.objects.bulk_create(logs)
     return len(games)
-
-
-def update_rows(model, objects: list, fields: list[str]) -> None:
-    """UPDATE each object's `fields` with one prepared statement run for all rows.
-
-    (bulk_update() builds one CASE per field and row: for 200 flags at once it took seconds.)
-    """
-    columns = [model._meta.get_field(name) for name in fields]
-    quote = connection.ops.quote_name
-    sql = (
-        f"UPDATE {quote(model._meta.db_table)} SET "
-        + ", ".join(f"{quote(c.column)} = %s" for c in columns)
-        + f" WHERE {quote(model._meta.pk.column)} = %s"
-    )
-    rows = [
-        [c.get_db_prep_save(getattr(obj, c.attname), connection) for c in columns] + [obj.pk]
-        for obj in objects
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
 
 
 def flag_deadline(game_id: int, ply: int) -> datetime | None:
