@@ -149,6 +149,32 @@ def capture_targets(own: int, opp: int, kings: int) -> tuple[int, list[tuple[int
     return best, list(found)
 
 
+def man_multi_captures(men: int, opp: int, empty: int) -> list[tuple[int, int, int]]:
+    """The longest captures (FMJD 4.5, 4.13) of the given men, as (from bit, to bit, taken
+    bitboard), deduplicated; the caller knows that one of them takes at least two pieces,
+    so the men not given (single captures only) cannot matter."""
+    best = 0
+    found: set[tuple[int, int, int]] = set()
+    while men:
+        f = men & -men
+        men ^= f
+        free = empty | f
+        stack = [(f.bit_length() - 1, 0, 0)]
+        while stack:
+            j, cap, n = stack.pop()
+            extended = False
+            for vb, land, lb in MAN_JUMPS[j]:
+                if vb & opp and not vb & cap and lb & free:
+                    extended = True
+                    stack.append((land, cap | vb, n + 1))
+            if not extended and n >= best:
+                if n > best:
+                    best = n
+                    found = set()
+                found.add((f, 1 << j, cap))
+    return list(found)
+
+
 def capture_routes(
     own: int, opp: int, kings: int, *, majority: bool = True
 ) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:

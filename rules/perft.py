@@ -6,7 +6,7 @@ and single captures by men are counted with population counts, without generatin
 """
 
 from .board import ALL, BLACK_PROMOTION, RAY_BITS, WHITE_PROMOTION
-from .movegen import capture_targets, king_can_capture
+from .movegen import capture_targets, king_can_capture, man_multi_captures
 from .position import Position
 
 
@@ -62,7 +62,17 @@ def _perft(own: int, opp: int, kings: int, white: bool, depth: int) -> int:
                     jumps ^= f
                     moves.append((f, f >> (2 * shift), f >> shift))
         if moves is None:
-            moves = capture_targets(own, opp, kings)[1]
+            if k:
+                moves = capture_targets(own, opp, kings)[1]
+            else:
+                # some man can take two or more: only the men whose jump can go on matter
+                movers = (
+                    (j_d5 & ((c_d5 | c_d6 | c_u6) >> 10))
+                    | (j_d6 & ((c_d5 | c_d6 | c_u5) >> 12))
+                    | (j_u5 & ((c_d6 | c_u5 | c_u6) << 10))
+                    | (j_u6 & ((c_d5 | c_u5 | c_u6) << 12))
+                )
+                moves = man_multi_captures(movers, opp, empty)
             if depth == 1:
                 return len(moves)
         promo = WHITE_PROMOTION if white else BLACK_PROMOTION

@@ -80,6 +80,9 @@ class Move(tuple):
     ):
         captures = tuple(captures)
         path = tuple(path) if path else (start, end)
+        for sq in (start, end, *captures, *path):
+            if sq not in SQ_BIT:
+                raise ValueError(f"{sq!r} is not a square (1-50, FMJD 2.6)")
         return _tuple_new(
             cls, (start, end, captures, path, bool(promotes), _move_key(start, end, captures))
         )

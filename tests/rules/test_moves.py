@@ -106,6 +106,10 @@ def test_move_is_small_hashable_and_immutable():
         m.start = 1
     c = Move(28, 17, (22,), (28, 17))
     assert str(c) == "28x17" and c.is_capture
+    with pytest.raises(ValueError):
+        Move(0, 28)
+    with pytest.raises(ValueError):
+        Move(28, 17, (51,))
 
 
 def test_play_returns_a_new_position_and_refuses_illegal_moves():
