@@ -131,6 +131,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rate", type=float, default=200.0, help="paced moves/s in total")
     parser.add_argument("--seconds", type=float, default=15.0, help="length of each phase")
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     args = parser.parse_args()
     if not args.port:
@@ -161,7 +162,7 @@ def main() -> int:
             "uvicorn",
             "arbiter.asgi:application",
             "--workers",
-            "2",
+            str(args.workers),
             "--host",
             "127.0.0.1",
             "--port",
@@ -177,7 +178,7 @@ def main() -> int:
     try:
         wait_http(args.port)
         print(
-            f"move entry, {args.games} games, uvicorn 2 workers, {args.db}, "
+            f"move entry, {args.games} games, uvicorn {args.workers} workers, {args.db}, "
             f"gate {os.environ.get('API_DB_CONCURRENCY', '4')} per worker",
             flush=True,
         )

@@ -18,7 +18,8 @@ def check_flag(game_id: int, ply: int) -> bool:
     """
     if services.check_flag(game_id, ply=ply):
         # Flags due at the same instant (a round started at once): the others in one go.
-        services.check_flags_due()
+        if services.any_flag_due():
+            services.check_flags_due()
         return True
     due = services.flag_deadline(game_id, ply)
     if due is not None and due > timezone.now():

@@ -152,3 +152,21 @@ def test_round_clock_starts_every_game(client, world):
     assert response.status_code == 200
     assert sorted(response.json()["changed"]) == sorted([world.game.pk, other.pk])
     assert Game.objects.filter(status="running").count() == 2
+
+
+def test_reading_a_game_after_its_deadline_shows_the_flag(client, world, monkeypatch):
+    from datetime import timedelta
+
+    start(client, world)
+    later = timezone.now() + timedelta(seconds=301)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    state = client.get(f"/api/games/{world.game.pk}").json()
+    assert (state["status"], state["result"], state["termination"]) == ("finished", "0-2", "flag")
+    assert state["flag"]["side"] == "white"
+    refused = post(
+        client,
+        f"/api/games/{world.game.pk}/moves",
+        {"ply": 1, "move": "32-28", "request_id": "late"},
+        world.white,
+    )
+    assert refused.status_code == 409

@@ -118,7 +118,10 @@ def start_worker(
             "worker",
             "-Q",
             queues,
-            "--pool=solo",
+            # Not --pool=solo: its blocking loop runs a due ETA task only when a message
+            # arrives or every 2 s; prefork's event loop runs it on time.
+            "--pool=prefork",
+            "--concurrency=1",
             "-n",
             f"{name}@%h",
             "-l",

@@ -97,3 +97,34 @@ def test_arming_caps_the_eta_at_five_minutes(running, t0, clock_at, monkeypatch,
     flags.arm_flag_check(running.pk, 0, t0 + 30 * S)
     assert [kw["eta"] for _, kw in sent] == [t0 + flags.MAX_ETA, t0 + 30 * S]
     assert all(kw["queue"] == "clock" and a == ((running.pk, 0),) for a, kw in sent)
+
+
+def test_the_sweep_records_flags_in_one_go_under_each_events_policy(setup, clock_at, t0):
+    from .factories import make_event, make_game
+
+    claim_event = make_event(time_control="300", flag_policy="claim", arbiter=setup.arbiter)
+    auto = [make_game(setup.event) for _ in range(3)]
+    claim = [make_game(claim_event) for _ in range(2)]
+    clock_at(t0)
+    for game in auto + claim:
+        services.start_clocks(game, by=setup.arbiter)
+    clock_at(t0 + 305 * S)
+    assert services.check_flags_due() == 5
+    assert services.check_flags_due() == 0  # nothing twice
+    rows = {
+        g.pk: g
+        for g in Game.objects.select_related("clock").filter(pk__in=[g.pk for g in auto + claim])
+    }
+    for game in auto:
+        row = rows[game.pk]
+        assert (row.status, row.result, row.termination) == ("finished", "0-2", "flag")
+        assert row.flag_at == t0 + 300 * S and row.finished_at == t0 + 305 * S
+        assert row.clock.running == "" and row.clock.remaining_white_ms == 0
+    for game in claim:
+        row = rows[game.pk]
+        # "claim": recorded, the game open, the clock stopped at the flag showing 0.
+        assert (row.status, row.result, row.flag_side) == ("running", "", "white")
+        assert row.clock.paused and row.clock.deadline is None
+    logs = ClockLog.objects.filter(action="flag")
+    assert sorted(logs.values_list("clock__game", flat=True)) == sorted(rows)
+    assert all(log.before["running"] == "white" for log in logs)

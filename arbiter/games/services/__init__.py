@@ -14,11 +14,12 @@ from .clock_actions import (
     set_clock_times,
     start_clocks,
 )
-from .flags import arm_flag_check, check_flag, check_flags_due, flag_deadline
+from .flags import any_flag_due, arm_flag_check, check_flag, check_flags_due, flag_deadline
 from .moves import submit_move
 from .reads import read_game
 
 __all__ = [
+    "any_flag_due",
     "adjust_clock",
     "arm_flag_check",
     "check_flag",

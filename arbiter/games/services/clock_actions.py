@@ -19,7 +19,7 @@ from clocks.models import Clock, ClockLog
 from clocks.timecontrol import TimeControlError
 
 from .flags import flag_if_due, on_commit_arm
-from .locking import lock_game, save_clock, server_now
+from .locking import lock_game, save_clock, save_game, server_now
 
 GAME_ACTIONS = ("start", "pause", "resume", "adjust", "set")
 ROUND_ACTIONS = ("start", "pause", "resume")
@@ -93,7 +93,7 @@ def _apply(game: Game, action: str, *, by, reason: str, side=None, delta_ms=None
         # no longer pending (the ClockLog keeps both the flag and this action).
         game.flag_side, game.flag_at = "", None
         fields += ["flag_side", "flag_at"]
-    game.save(update_fields=fields)
+    save_game(game, fields)
     ClockLog.record(
         clock,
         action,

@@ -17,10 +17,10 @@ import logging
 import os
 import queue
 import threading
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from arbiter.errors import NotFound
@@ -31,7 +31,7 @@ from clocks.models import Clock, ClockLog
 from rules.outcome import Score, Termination
 
 from .ending import FINISH_FIELDS, finish_game
-from .locking import lock_game, lock_games, save_clock, server_now
+from .locking import lock_game, lock_games, save_clock, save_game, server_now, update_rows
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ def record_flag(game: Game, side: clockmath.Side, now: datetime) -> None:
     fields, log = apply_flag(game, side, now)
     save_clock(game.clock)
     log.save()
-    game.save(update_fields=fields)
+    save_game(game, fields)
 
 
 def flag_if_due(game: Game, now: datetime) -> bool:
@@ -98,6 +98,20 @@ def check_flag(game_id: int, *, ply: int | None = None, now: datetime | None = N
     `ply`: the ply the caller armed for; a later ply means the clock was pressed since, so the
     call does nothing (the newer ply armed its own check).
     """
+    # Most calls find nothing to do (a newer ply, a flag already recorded, an early wake-up):
+    # they are answered by one plain read. Taking the lock costs a durable commit.
+    row = _flag_row(game_id)
+    if row is None:
+        return False
+    row_ply, status, flag_side, deadline = row
+    if (
+        (ply is not None and row_ply != ply)
+        or status == Game.Status.FINISHED
+        or flag_side
+        or deadline is None
+        or deadline > (now or timezone.now())
+    ):
+        return False
     try:
         with transaction.atomic():
             game = lock_game(game_id)
@@ -109,6 +123,50 @@ def check_flag(game_id: int, *, ply: int | None = None, now: datetime | None = N
         return False
 
 
+_ROW_SQL = (
+    f"SELECT g.ply, g.status, g.flag_side, c.deadline FROM {Game._meta.db_table} g"
+    f" LEFT JOIN {Clock._meta.db_table} c ON c.id = g.clock_id WHERE g.id = %s"
+)
+
+
+def _flag_row(game_id) -> tuple | None:
+    """(ply, status, flag_side, deadline) of a game, unlocked; None if there is no such game."""
+    try:
+        game_id = int(game_id)
+    except (TypeError, ValueError):
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_ROW_SQL, [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    deadline = row[3]
+    if deadline is not None and not isinstance(deadline, datetime):
+        deadline = datetime.fromisoformat(deadline)
+    if deadline is not None and deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=UTC)  # SQLite: naive UTC
+    return row[0], row[1], row[2], deadline
+
+
+# The sweep runs every second and after every flag: plain SQL on the indexed deadline.
+_DUE_SQL = (
+    f"SELECT g.id FROM {Game._meta.db_table} g JOIN {Clock._meta.db_table} c ON c.id = g.clock_id"
+    " WHERE c.deadline <= %s AND g.status <> %s AND g.flag_side = '' ORDER BY c.deadline LIMIT %s"
+)
+_ANY_DUE_SQL = f"SELECT 1 FROM {Clock._meta.db_table} WHERE deadline <= %s LIMIT 1"
+
+
+def _db_time(moment: datetime):
+    return connection.ops.adapt_datetimefield_value(moment)
+
+
+def any_flag_due(now: datetime | None = None) -> bool:
+    """Whether any running clock is past its deadline (one indexed lookup)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_ANY_DUE_SQL, [_db_time(now or timezone.now())])
+        return cursor.fetchone() is not None
+
+
 def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
     """The sweep: flag every game whose running clock's deadline has passed, in one
     transaction (a burst of flags at the same instant costs a few statements, not a few per
@@ -116,12 +174,9 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
     Returns the number of flags recorded.
     """
     now = now or timezone.now()
-    due = list(
-        Game.objects.filter(clock__deadline__lte=now, flag_side="")
-        .exclude(status=Game.Status.FINISHED)
-        .order_by("clock__deadline")
-        .values_list("pk", flat=True)[:limit]
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(_DUE_SQL, [_db_time(now), Game.Status.FINISHED, limit])
+        due = [row[0] for row in cursor.fetchall()]
     if not due:
         return 0
     with transaction.atomic():
@@ -139,21 +194,18 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
             clocks.append(clock)
             logs.append(log)
         if games:
-            Clock.objects.bulk_update(clocks, [*Clock.STATE_FIELDS, "updated_at"])
+            update_rows(Clock, clocks, [*Clock.STATE_FIELDS, "updated_at"])
+            update_rows(Game, games, sorted(fields))
             ClockLog.objects.bulk_create(logs)
-            Game.objects.bulk_update(games, sorted(fields))
     return len(games)
 
 
 def flag_deadline(game_id: int, ply: int) -> datetime | None:
     """The deadline of the running clock of `game_id` if the game is still at `ply`."""
-    row = (
-        Game.objects.filter(pk=game_id, ply=ply, flag_side="")
-        .exclude(status=Game.Status.FINISHED)
-        .values_list("clock__deadline", flat=True)
-        .first()
-    )
-    return row
+    row = _flag_row(game_id)
+    if row is None or row[0] != ply or row[1] == Game.Status.FINISHED or row[2]:
+        return None
+    return row[3]
 
 
 def arm_flag_check(game_id: int, ply: int, deadline: datetime | None) -> None:

@@ -14,7 +14,7 @@ from rules import AmbiguousMove, IllegalMove
 
 from .ending import FINISH_FIELDS, finish_game
 from .flags import flag_if_due, on_commit_arm
-from .locking import lock_game, save_clock, server_now
+from .locking import lock_game, save_clock, save_game, server_now
 
 MAX_REQUEST_ID = 100
 MAX_MOVE_TEXT = 200
@@ -219,7 +219,7 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         fields += FINISH_FIELDS
     if clock is not None:
         save_clock(clock)
-    game.save(update_fields=list(dict.fromkeys(fields)))
+    save_game(game, fields)
 
     white_ms = black_ms = None
     if clock is not None:
