@@ -299,13 +299,14 @@ class Supervisor:
         self.children = [
             Child(
                 "clock",
-                # Threads: flag checks are short database writes; several may be due at once.
-                [*worker, "-Q", "clock", "-n", "clock@%h", "--pool", "threads", "-c", "4"],
+                # Prefork: only its event loop fires ETA timers on time; the solo and threads
+                # pools poll for due tasks between messages, so flags would fall seconds late.
+                [*worker, "-Q", "clock", "-n", "clock@%h", "--pool", "prefork", "-c", "2"],
                 ready_text=" ready.",
             ),
             Child(
                 "worker",
-                [*worker, "-Q", "default", "-n", "default@%h", "--pool", "threads", "-c", "2"],
+                [*worker, "-Q", "default", "-n", "default@%h", "--pool", "prefork", "-c", "1"],
                 ready_text=" ready.",
             ),
             Child(

@@ -26,6 +26,7 @@ from django.utils import timezone
 from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.permissions import can_view, require_arbiter
+from arbiter.events.services.results import refresh_round_status
 from clocks import clock as clockmath
 from rules.outcome import Termination
 
@@ -122,6 +123,7 @@ def _forfeit_if_late(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
                 f"start at {limit.round_start:%Y-%m-%d %H:%M:%S} UTC (FMJD 10.5, late arrival)"
             ),
         )
+        refresh_round_status(Round.objects.get(pk=game.round_id))
     return True
 
 

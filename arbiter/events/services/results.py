@@ -11,6 +11,7 @@ from arbiter.events.history import FORFEITS, RESULT_CODES
 from arbiter.events.models import Round
 from arbiter.events.services.audit import log
 from arbiter.games.models import Game
+from clocks import clock as clockmath
 from rules.outcome import Termination
 
 R = Game.Result
@@ -79,7 +80,11 @@ def set_result(game: Game, result: str, *, by, reason: str = "", termination: st
     permissions.require_arbiter(by, event)
     result = (result or "").strip()
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("round__event", "clock")
+            .get(pk=game.pk)
+        )
         round_ = game.round
         termination = _validate(game, result, (termination or "").strip())
         if round_.status == Round.Status.DRAFT:
@@ -102,6 +107,8 @@ def set_result(game: Game, result: str, *, by, reason: str = "", termination: st
             game.status = Game.Status.SCHEDULED if not game.ply else Game.Status.RUNNING
             game.finished_at = None
         game.save(update_fields=["result", "termination", "status", "finished_at", "updated_at"])
+        if result:
+            _stop_clock(game)
         log(
             event,
             by=by,
@@ -113,6 +120,15 @@ def set_result(game: Game, result: str, *, by, reason: str = "", termination: st
         )
         refresh_round_status(round_)
     return game
+
+
+def _stop_clock(game: Game) -> None:
+    """A result ends the game: its clock stops, so no flag can fall on it afterwards."""
+    clock = game.clock
+    if clock is not None and clock.running:
+        now = timezone.now()
+        clock.apply(clockmath.stop(clock.state, clock.tc, now))
+        clock.save()
 
 
 def refresh_round_status(round_: Round) -> Round:

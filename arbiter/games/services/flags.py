@@ -30,7 +30,7 @@ from clocks import clock as clockmath
 from clocks.models import Clock, ClockLog
 from rules.outcome import Score, Termination
 
-from .ending import FINISH_FIELDS, finish_game
+from .ending import FINISH_FIELDS, finish_game, record_endings
 from .locking import lock_game, lock_games, save_clock, save_game, server_now, update_rows
 
 log = logging.getLogger(__name__)
@@ -78,6 +78,7 @@ def record_flag(game: Game, side: clockmath.Side, now: datetime) -> None:
     save_clock(game.clock)
     log.save()
     save_game(game, fields)
+    record_endings([game])
 
 
 def flag_if_due(game: Game, now: datetime) -> bool:
@@ -197,6 +198,7 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
             update_rows(Clock, clocks, [*Clock.STATE_FIELDS, "updated_at"])
             update_rows(Game, games, sorted(fields))
             ClockLog.objects.bulk_create(logs)
+            record_endings(games)
     return len(games)
 
 

@@ -36,11 +36,10 @@ _CLOCK_SQL = f"SELECT * FROM {Clock._meta.db_table} WHERE id IN ({{ids}})"
 
 
 def _attached(model, **fields):
-    """An instance of a row read elsewhere (not saved from here)."""
-    instance = model(**fields)
-    instance._state.adding = False
-    instance._state.db = "default"
-    return instance
+    """An instance of a row read elsewhere, holding only `fields`: every other field is
+    deferred, so reading it loads it from the database instead of giving the default."""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in fields]
+    return model.from_db(connection.alias, names, [fields[name] for name in names])
 
 
 def lock_game(game_id: int) -> Game:

@@ -12,7 +12,7 @@ from clocks import clock as clockmath
 from clocks.timecontrol import TimeControl, TimeControlError
 from rules import AmbiguousMove, IllegalMove
 
-from .ending import FINISH_FIELDS, finish_game
+from .ending import FINISH_FIELDS, finish_game, record_endings
 from .flags import flag_if_due, on_commit_arm
 from .locking import lock_game, save_clock, save_game, server_now
 
@@ -220,6 +220,8 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
     if clock is not None:
         save_clock(clock)
     save_game(game, fields)
+    if outcome is not None:
+        record_endings([game])
 
     white_ms = black_ms = None
     if clock is not None:
