@@ -247,8 +247,13 @@ def parse_fen(fen: str) -> tuple[int, int, int, bool]:
                 raise _fen_error(fen, col, f"range {text!r} in {name}'s pieces runs backwards")
             for sq in range(lo, hi + 1):
                 b = SQ_BIT[sq]
-                if (boards["W"] | boards["B"]) & b:
-                    raise _fen_error(fen, col, f"square {sq} is listed twice")
+                other = "B" if colour == "W" else "W"
+                if boards[other] & b:  # never guess which colour is meant
+                    raise _fen_error(
+                        fen, col, f"square {sq} is listed twice, for White and for Black"
+                    )
+                if boards[colour] & b:
+                    raise _fen_error(fen, col, f"square {sq} is listed twice in {name}'s pieces")
                 boards[colour] |= b
                 if king:
                     kings |= b
