@@ -1352,7 +1352,7 @@ def write_game(game: PdnGame) -> str:
     """Canonical PDN for one game (ends with a newline).
 
     Tags: the seven-tag roster (Event, Site, Date, Round, White, Black, Result) with `?`
-    for unknowns, GameType "20", FEN when the start is not the initial position, then the
+    for unknowns, GameType (as read; "20" when absent), FEN when the start is not the initial position, then the
     other tags in their order. Movetext: numbered moves in the engine's notation where the
     game was replayed (as written otherwise), comments, NAGs, strength, variations; lines of
     at most 80 characters unless one comment word is longer; the result in the `2-0` form.
@@ -1372,7 +1372,10 @@ def write_game(game: PdnGame) -> str:
         elif value is None or not value.strip():
             value = _DEFAULTS[name]
         lines.append(f"[{name} {_quote(value)}]")
-    lines.append('[GameType "20"]')
+    # GameType as read when there is one (never relabel another game as international
+    # draughts), "20" otherwise
+    game_type = str(tags.get("GameType") or "").strip() or "20"
+    lines.append(f"[GameType {_quote(game_type)}]")
     start_fen = game.start_fen
     if start_fen is None and tags.get("FEN"):
         start_fen, _ = _start_fen(game)
