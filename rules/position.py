@@ -394,6 +394,7 @@ def _capture_moves(own: int, opp: int, kings: int, wtm: bool) -> list[Move]:
                 for _idx, b in it:
                     if b & empty:
                         continue
+                    # an own piece (FMJD 4.7) or one already jumped (4.8) ends the ray
                     if b & opp and not b & cap:
                         ncap = cap | b
                         ncaps = caps + (b,)
