@@ -39,10 +39,9 @@ def _position(fen: str):
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    try:
-        depth = int(args.depth)
-    except ValueError:
-        raise CliError(f"depth {args.depth!r} is not a whole number") from None
+    if not re.fullmatch(r"\s*-?[0-9]+\s*", args.depth):  # int() would take "1_0", "٣"
+        raise CliError(f"depth {args.depth!r} is not a whole number")
+    depth = int(args.depth)
     if depth < 0:
         raise CliError(f"depth {depth} is negative")
     if depth > MAX_PERFT_DEPTH:

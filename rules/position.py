@@ -159,7 +159,7 @@ _MAN_MOVES, _KING_RAY_MOVES = _quiet_tables()
 
 # --------------------------------------------------------------------------- FEN
 
-_FEN_ITEM = re.compile(r"(K?)(\d+)(?:-(K?)(\d+))?$", re.IGNORECASE)
+_FEN_ITEM = re.compile(r"(K?)(\d+)(?:-(K?)(\d+))?$", re.IGNORECASE | re.ASCII)  # 0-9 only
 
 
 def _fen_error(fen: str, column: int | None, what: str) -> FenError:
