@@ -357,6 +357,9 @@ def decode_pdn(data: bytes | str) -> str:
 # Token kinds
 TAG = "tag"
 COMMENT = "comment"
+# Deeper variations are dropped with a warning: reading, replaying and writing them
+# recurse once per level, and no real game nests anywhere near this.
+MAX_VARIATION_DEPTH = 100
 LPAREN = "("
 RPAREN = ")"
 NUMBER = "number"
@@ -668,6 +671,7 @@ class _Parser:
         stack: list[_Line] = []
         has_body = False
         loose: list[Token] = []  # comments and stray tokens between games
+        skipped = 0  # open '(' inside a variation nested too deep (dropped, with a warning)
 
         def new_game(offset: int) -> PdnGame:
             g = PdnGame(index=len(games) + 1, source=self.source, line=self.where(offset)[0])
@@ -723,6 +727,7 @@ class _Parser:
                     game = new_game(tok.offset)
                     stack = [_Line()]
                     has_body = False
+                    skipped = 0
                 name, value = tok.value[0], tok.value[1]
                 if len(tok.value) > 2:
                     self._warn(game, tok, f"malformed tag pair {tok.text!r} read as {name}")
@@ -736,6 +741,16 @@ class _Parser:
                 game = new_game(tok.offset)
                 stack = [_Line()]
                 has_body = False
+                skipped = 0
+            if skipped:  # inside a dropped variation: only count its parentheses
+                skipped += (kind == LPAREN) - (kind == RPAREN)
+                continue
+            if kind == LPAREN and len(stack) > MAX_VARIATION_DEPTH:
+                self._warn(
+                    game, tok, f"variation nested more than {MAX_VARIATION_DEPTH} deep ignored"
+                )
+                skipped = 1
+                continue
             if kind == RESULT and len(stack) == 1:
                 game.terminator = tok.value
                 finish(game, tok.offset)

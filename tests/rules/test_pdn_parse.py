@@ -7,7 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.pdn import ClockReading, decode_pdn, normalize_result, parse_clock, parse_games
+from rules.pdn import (
+    ClockReading,
+    decode_pdn,
+    normalize_result,
+    parse_clock,
+    parse_games,
+    read_games,
+    write_game,
+)
 
 
 def one(text, **kw):
@@ -281,3 +289,17 @@ def test_a_repeated_tag_starts_the_next_game_when_the_first_has_no_movetext():
     assert [g.tags.get("Event") for g in games] == ["a", "b"]
     assert games[0].moves == [] and games[0].tags["FEN"] == "W:W31:B1"
     assert any("game without movetext not terminated" in w for w in games[0].warnings)
+
+
+def test_variations_nested_thousands_deep_are_cut_with_a_warning_not_a_crash():
+    text = "1. 32-28 " + "(33-28 " * 3000 + ")" * 3000 + " 19-23 *\n\n1. 31-27 *"
+    first, second = read_games(text)
+    assert [m.text for m in first.moves] == ["32-28", "19-23"] and first.error is None
+    assert any("nested more than 100 deep ignored" in w for w in first.warnings)
+    depth, move = 0, first.moves[0]
+    while move.variations:
+        depth, move = depth + 1, move.variations[0][0]
+    assert depth == 100
+    again = read_games(write_game(first))[0]
+    assert [m.text for m in again.moves] == ["32-28", "19-23"]
+    assert [m.text for m in second.moves] == ["31-27"] and second.warnings == []
