@@ -197,6 +197,10 @@ def parse_fen(fen: str) -> tuple[int, int, int, bool]:
         col = turn_field[0][1] if turn_field else 0
         raise _fen_error(fen, col, "field 1 must be the side to move, 'W' or 'B'")
     white_to_move = turn_field[0][0].upper() == "W"
+    if len(fields) == 1:  # "W" alone describes no position ("W:W:B" says "no pieces")
+        raise _fen_error(
+            fen, None, "no pieces field after the side to move (e.g. 'W:W31-50:B1-20')"
+        )
 
     boards = {"W": 0, "B": 0}
     kings = 0

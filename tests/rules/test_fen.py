@@ -74,6 +74,8 @@ def test_fen_canonical_writer_is_ascending_white_first_with_kings():
         ("W:W31:W32", 7, "second time"),
         ("W:W31,,32:B1", 3, "empty item"),
         ("W:W31::B1", 6, "field 3 is empty"),
+        ("W", None, "no pieces field"),
+        ("B.", None, "no pieces field"),
     ],
 )
 def test_fen_errors_say_what_and_where(fen, column, words):
