@@ -275,7 +275,9 @@ def test_parser_never_crashes_on_pdn_like_text(text):
 @settings(max_examples=100, deadline=None)
 @given(st.binary(max_size=200))
 def test_parser_never_crashes_on_arbitrary_bytes(data):
-    parse_games(data)
+    games = parse_games(data)
+    assert [g.index for g in games] == list(range(1, len(games) + 1))
+    assert all(isinstance(w, str) for g in games for w in g.warnings)
 
 
 def test_fmjd_9_1_signs_after_a_move_are_annotations_not_moves():
