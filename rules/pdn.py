@@ -334,15 +334,23 @@ def normalize_result(text: str | None) -> str | None:
 
 
 def decode_pdn(data: bytes | str) -> str:
-    """Text of a PDN file: UTF-8 (with or without BOM), else Latin-1; line ends made `\\n`."""
+    """Text of a PDN file: UTF-8 (with or without BOM), UTF-16 with a BOM, else Latin-1;
+    line ends made `\\n`."""
     if isinstance(data, bytes | bytearray | memoryview):
         raw = bytes(data)
         if raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = raw.decode("latin-1")
+        text = None
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with its BOM (Windows tools)
+            try:
+                text = raw.decode("utf-16")
+            except UnicodeDecodeError:
+                text = None
+        if text is None:
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                text = raw.decode("latin-1")
     else:
         text = data
     if text.startswith("\ufeff"):
@@ -354,12 +362,13 @@ def decode_pdn(data: bytes | str) -> str:
 
 # --------------------------------------------------------------------------- lexer
 
-# Token kinds
-TAG = "tag"
-COMMENT = "comment"
 # Deeper variations are dropped with a warning: reading, replaying and writing them
 # recurse once per level, and no real game nests anywhere near this.
 MAX_VARIATION_DEPTH = 100
+
+# Token kinds
+TAG = "tag"
+COMMENT = "comment"
 LPAREN = "("
 RPAREN = ")"
 NUMBER = "number"

@@ -185,6 +185,14 @@ def test_latin1_bytes_fall_back_and_utf8_with_bom_is_read():
     assert decode_pdn(b"\xef\xbb\xbf1. 32-28") == "1. 32-28"
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_utf16_with_a_byte_order_mark_is_read(encoding):
+    data = '\ufeff[White "Bertè"]\r\n1. 32-28 *\r\n'.encode(encoding)
+    assert data[:2] in (b"\xff\xfe", b"\xfe\xff")
+    g = one(data)
+    assert g.tags["White"] == "Bertè" and [m.text for m in g.moves] == ["32-28"]
+
+
 def test_crlf_line_ends_give_the_right_line_and_column():
     g = one('[Event "x"]\r\n\r\n1. 32-28 19-23\r\n2. 28x19 14x23 *\r\n')
     assert [(m.line, m.column) for m in g.moves] == [(3, 4), (3, 10), (4, 4), (4, 10)]
