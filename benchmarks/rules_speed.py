@@ -58,6 +58,23 @@ def shared_data() -> Path:
 # Each worker runs in its own process and prints one JSON line.
 
 
+def _push_pop_perft(board, legal_moves, depth: int) -> int:
+    """Perft through a peer's public API: legal_moves(board), board.push(m), board.pop()."""
+
+    def rec(d):
+        moves = legal_moves(board)
+        if d == 1:
+            return len(moves)
+        n = 0
+        for m in moves:
+            board.push(m)
+            n += rec(d - 1)
+            board.pop()
+        return n
+
+    return rec(depth)
+
+
 def _maxrss_mb() -> float:
     import resource
 
@@ -117,20 +134,7 @@ def worker(lib: str, task: str, args: dict) -> dict:
             return perft_from_board(Board(), depth)
 
         def api_perft(depth):
-            board = Board()
-
-            def rec(d):
-                moves = board.legal_moves
-                if d == 1:
-                    return len(moves)
-                n = 0
-                for m in moves:
-                    board.push(m)
-                    n += rec(d - 1)
-                    board.pop()
-                return n
-
-            return rec(depth)
+            return _push_pop_perft(Board(), lambda board: board.legal_moves, depth)
 
         def boards(fens):
             return [Board.from_fen(f) for f in fens]
@@ -150,20 +154,7 @@ def worker(lib: str, task: str, args: dict) -> dict:
         fast_perft = None
 
         def api_perft(depth):
-            board = Board("standard")
-
-            def rec(d):
-                moves = board.legal_moves()
-                if d == 1:
-                    return len(moves)
-                n = 0
-                for m in moves:
-                    board.push(m)
-                    n += rec(d - 1)
-                    board.pop()
-                return n
-
-            return rec(depth)
+            return _push_pop_perft(Board("standard"), lambda board: board.legal_moves(), depth)
 
         def boards(fens):
             return [Board("standard", fen=f) for f in fens]

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 
 PROG = "python -m rules"
+MAX_PERFT_DEPTH = 40  # far beyond what finishes; deeper would overflow Python's stack
 
 
 class CliError(Exception):
@@ -37,12 +39,13 @@ def _position(fen: str):
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    try:
-        depth = int(args.depth)
-    except ValueError:
-        raise CliError(f"depth {args.depth!r} is not a whole number") from None
+    if not re.fullmatch(r"\s*-?[0-9]+\s*", args.depth):  # int() would take "1_0", "٣"
+        raise CliError(f"depth {args.depth!r} is not a whole number")
+    depth = int(args.depth)
     if depth < 0:
         raise CliError(f"depth {depth} is negative")
+    if depth > MAX_PERFT_DEPTH:
+        raise CliError(f"depth {depth} is too deep (at most {MAX_PERFT_DEPTH} plies)")
     pos = _position(args.fen)
     print(perft(pos, depth))
     return 0
@@ -109,6 +112,10 @@ def cmd_svg(args: argparse.Namespace) -> int:
 
     pos = _position(args.fen)
     last = None
+    if args.last_move and not re.fullmatch(r"\d+(?:[-xX:]\d+)+", args.last_move.strip()):
+        raise CliError(
+            f"--last-move {args.last_move!r} is not a move like 32-28 or 28x17 (FMJD 8.2)"
+        )
     if args.last_move:
         last = pos.parse_move(args.last_move) if args.before else args.last_move
         if args.before:

@@ -94,6 +94,7 @@ def capture_targets(own: int, opp: int, kings: int) -> tuple[int, list[tuple[int
                 for _idx, b in it:
                     if b & empty:
                         continue
+                    # an own piece (FMJD 4.7) or one already jumped (4.8) ends the ray
                     if b & opp and not b & cap:
                         ncap = cap | b
                         for idx2, b2 in it:
@@ -195,6 +196,7 @@ def capture_routes(
             for idx, b in it:
                 if b & empty:
                     continue
+                # an own piece (FMJD 4.7) or one already jumped (4.8) ends the ray
                 if b & opp and not b & cap:
                     for idx2, b2 in it:
                         if not b2 & empty:

@@ -334,15 +334,23 @@ def normalize_result(text: str | None) -> str | None:
 
 
 def decode_pdn(data: bytes | str) -> str:
-    """Text of a PDN file: UTF-8 (with or without BOM), else Latin-1; line ends made `\\n`."""
+    """Text of a PDN file: UTF-8 (with or without BOM), UTF-16 with a BOM, else Latin-1;
+    line ends made `\\n`."""
     if isinstance(data, bytes | bytearray | memoryview):
         raw = bytes(data)
         if raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = raw.decode("latin-1")
+        text = None
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 with its BOM (Windows tools)
+            try:
+                text = raw.decode("utf-16")
+            except UnicodeDecodeError:
+                text = None
+        if text is None:
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                text = raw.decode("latin-1")
     else:
         text = data
     if text.startswith("\ufeff"):
@@ -353,6 +361,10 @@ def decode_pdn(data: bytes | str) -> str:
 
 
 # --------------------------------------------------------------------------- lexer
+
+# Deeper variations are dropped with a warning: reading, replaying and writing them
+# recurse once per level, and no real game nests anywhere near this.
+MAX_VARIATION_DEPTH = 100
 
 # Token kinds
 TAG = "tag"
@@ -668,6 +680,7 @@ class _Parser:
         stack: list[_Line] = []
         has_body = False
         loose: list[Token] = []  # comments and stray tokens between games
+        skipped = 0  # open '(' inside a variation nested too deep (dropped, with a warning)
 
         def new_game(offset: int) -> PdnGame:
             g = PdnGame(index=len(games) + 1, source=self.source, line=self.where(offset)[0])
@@ -723,6 +736,7 @@ class _Parser:
                     game = new_game(tok.offset)
                     stack = [_Line()]
                     has_body = False
+                    skipped = 0
                 name, value = tok.value[0], tok.value[1]
                 if len(tok.value) > 2:
                     self._warn(game, tok, f"malformed tag pair {tok.text!r} read as {name}")
@@ -736,6 +750,16 @@ class _Parser:
                 game = new_game(tok.offset)
                 stack = [_Line()]
                 has_body = False
+                skipped = 0
+            if skipped:  # inside a dropped variation: only count its parentheses
+                skipped += (kind == LPAREN) - (kind == RPAREN)
+                continue
+            if kind == LPAREN and len(stack) > MAX_VARIATION_DEPTH:
+                self._warn(
+                    game, tok, f"variation nested more than {MAX_VARIATION_DEPTH} deep ignored"
+                )
+                skipped = 1
+                continue
             if kind == RESULT and len(stack) == 1:
                 game.terminator = tok.value
                 finish(game, tok.offset)
@@ -1352,7 +1376,7 @@ def write_game(game: PdnGame) -> str:
     """Canonical PDN for one game (ends with a newline).
 
     Tags: the seven-tag roster (Event, Site, Date, Round, White, Black, Result) with `?`
-    for unknowns, GameType "20", FEN when the start is not the initial position, then the
+    for unknowns, GameType (as read; "20" when absent), FEN when the start is not the initial position, then the
     other tags in their order. Movetext: numbered moves in the engine's notation where the
     game was replayed (as written otherwise), comments, NAGs, strength, variations; lines of
     at most 80 characters unless one comment word is longer; the result in the `2-0` form.
@@ -1372,7 +1396,10 @@ def write_game(game: PdnGame) -> str:
         elif value is None or not value.strip():
             value = _DEFAULTS[name]
         lines.append(f"[{name} {_quote(value)}]")
-    lines.append('[GameType "20"]')
+    # GameType as read when there is one (never relabel another game as international
+    # draughts), "20" otherwise
+    game_type = str(tags.get("GameType") or "").strip() or "20"
+    lines.append(f"[GameType {_quote(game_type)}]")
     start_fen = game.start_fen
     if start_fen is None and tags.get("FEN"):
         start_fen, _ = _start_fen(game)

@@ -159,7 +159,7 @@ _MAN_MOVES, _KING_RAY_MOVES = _quiet_tables()
 
 # --------------------------------------------------------------------------- FEN
 
-_FEN_ITEM = re.compile(r"(K?)(\d+)(?:-(K?)(\d+))?$", re.IGNORECASE)
+_FEN_ITEM = re.compile(r"(K?)(\d+)(?:-(K?)(\d+))?$", re.IGNORECASE | re.ASCII)  # 0-9 only
 
 
 def _fen_error(fen: str, column: int | None, what: str) -> FenError:
@@ -197,6 +197,10 @@ def parse_fen(fen: str) -> tuple[int, int, int, bool]:
         col = turn_field[0][1] if turn_field else 0
         raise _fen_error(fen, col, "field 1 must be the side to move, 'W' or 'B'")
     white_to_move = turn_field[0][0].upper() == "W"
+    if len(fields) == 1:  # "W" alone describes no position ("W:W:B" says "no pieces")
+        raise _fen_error(
+            fen, None, "no pieces field after the side to move (e.g. 'W:W31-50:B1-20')"
+        )
 
     boards = {"W": 0, "B": 0}
     kings = 0
@@ -247,8 +251,13 @@ def parse_fen(fen: str) -> tuple[int, int, int, bool]:
                 raise _fen_error(fen, col, f"range {text!r} in {name}'s pieces runs backwards")
             for sq in range(lo, hi + 1):
                 b = SQ_BIT[sq]
-                if (boards["W"] | boards["B"]) & b:
-                    raise _fen_error(fen, col, f"square {sq} is listed twice")
+                other = "B" if colour == "W" else "W"
+                if boards[other] & b:  # never guess which colour is meant
+                    raise _fen_error(
+                        fen, col, f"square {sq} is listed twice, for White and for Black"
+                    )
+                if boards[colour] & b:
+                    raise _fen_error(fen, col, f"square {sq} is listed twice in {name}'s pieces")
                 boards[colour] |= b
                 if king:
                     kings |= b
@@ -389,6 +398,7 @@ def _capture_moves(own: int, opp: int, kings: int, wtm: bool) -> list[Move]:
                 for _idx, b in it:
                     if b & empty:
                         continue
+                    # an own piece (FMJD 4.7) or one already jumped (4.8) ends the ray
                     if b & opp and not b & cap:
                         ncap = cap | b
                         ncaps = caps + (b,)

@@ -114,6 +114,18 @@ def test_svg_writes_a_diagram_to_stdout():
         (["replay", "rules"], 1, "is a directory"),
         (["svg", "W:W1:B2", "--last-move", "1-2", "--before"], 1, "illegal move"),
         (["svg", "start", "--size", "big"], 2, "invalid int value"),
+        (["perft", "start", "99999999999999999999"], 1, "too deep"),
+        (["perft", "start", "41"], 1, "at most 40 plies"),
+        (["perft", "start", "1_0"], 1, "not a whole number"),
+        (["perft", "start", "\u0663"], 1, "not a whole number"),
+        (["moves", "W:W\uff13\uff11:B1"], 1, "is not a square, 'K'+square or a range"),
+        (["perft", "", "1"], 1, "empty"),
+        (["perft", "W:W31:B31", "1"], 1, "listed twice, for White and for Black"),
+        (["moves", "W:W31,31:B1"], 1, "listed twice in White's pieces"),
+        (["moves", ""], 1, "empty"),
+        (["svg", "start", "--last-move", "zz"], 1, "not a move"),
+        (["svg", "start", "--last-move", "99-28"], 1, "99"),
+        (["svg", "start", "--size", "0"], 1, "at least 50"),
     ],
 )
 def test_bad_input_exits_non_zero_with_one_line_on_stderr(args, status, says):
@@ -123,3 +135,14 @@ def test_bad_input_exits_non_zero_with_one_line_on_stderr(args, status, says):
     assert proc.stderr.startswith("python -m rules: ")
     assert says in proc.stderr
     assert proc.stdout == ""
+
+
+def test_binary_and_empty_files_give_no_traceback(tmp_path):
+    binary = tmp_path / "noise.pdn"
+    binary.write_bytes(bytes(range(256)) * 4)
+    proc = run("replay", binary)
+    assert proc.returncode in (0, 3) and proc.stderr.count("\n") <= 1
+    empty = tmp_path / "empty.pdn"
+    empty.write_bytes(b"")
+    proc = run("replay", empty, "--json", check_status=0)
+    assert json.loads(proc.stdout) == []

@@ -74,6 +74,8 @@ def test_fen_canonical_writer_is_ascending_white_first_with_kings():
         ("W:W31:W32", 7, "second time"),
         ("W:W31,,32:B1", 3, "empty item"),
         ("W:W31::B1", 6, "field 3 is empty"),
+        ("W", None, "no pieces field"),
+        ("B.", None, "no pieces field"),
     ],
 )
 def test_fen_errors_say_what_and_where(fen, column, words):
@@ -105,3 +107,18 @@ def test_positions_are_immutable_and_hashable():
 def test_piece_at_rejects_non_squares():
     with pytest.raises(ValueError):
         Position.start().piece_at(51)
+
+
+@pytest.mark.parametrize(
+    "fen, words",
+    [
+        ("W:W31:B1,31", "square 31 is listed twice, for White and for Black"),
+        ("W:B1-20:W20-50", "square 20 is listed twice, for White and for Black"),
+        ("W:WK31,31:B1", "square 31 is listed twice in White's pieces"),
+        ("B:B5,1-5:W50", "square 5 is listed twice in Black's pieces"),
+    ],
+)
+def test_fen_square_on_both_sides_or_twice_on_one_is_refused_not_guessed(fen, words):
+    with pytest.raises(FenError) as exc:
+        Position.from_fen(fen)
+    assert words in str(exc.value)

@@ -45,6 +45,32 @@ def test_fmjd_4_3_king_lands_on_any_free_square_behind():
     assert all(m.captures == (23,) for m in pos.legal_moves())
 
 
+def test_fmjd_4_5_man_goes_on_capturing_forwards_then_backwards():
+    # 32 takes 28 (landing on 23), then must go on backwards over 29 to 34: never stop on 23
+    pos = Position.from_fen("W:W32:B28,29")
+    (move,) = pos.legal_moves()
+    assert move.path == (32, 23, 34) and move.captures == (28, 29)
+    assert pos.move_text(move) == "32x34"
+    assert pos.play(move).pieces(pos.turn) == ([34], [])
+
+
+def test_fmjd_4_6_king_turns_and_lands_on_any_free_square_behind_the_last_piece():
+    # K46 takes 37 on the long diagonal, turns on 23 and takes 12; it ends on 7 or 1
+    pos = Position.from_fen("W:WK46:B37,12")
+    moves = pos.legal_moves()
+    assert sorted(m.end for m in moves) == [1, 7]
+    assert all(m.captures == (37, 12) and m.path[1] == 23 for m in moves)
+
+
+def test_fmjd_4_11_pieces_are_removed_only_after_the_capture_is_complete():
+    # 19, 9, 12 and 38 are jumped in turn and stay on the board (blocking) until the king
+    # stops on 43; only then are the four removed together, and 10, never reached, survives
+    pos = Position.from_fen("W:WK41,49:B9,10,12,19,38")
+    (move,) = pos.legal_moves()
+    after = pos.play(move)
+    assert after.fen() == "B:WK43,49:B10"
+
+
 def test_fmjd_4_7_king_cannot_jump_two_adjacent_pieces():
     assert "x" not in " ".join(texts("W:WK46:B28,23"))
 

@@ -174,3 +174,16 @@ def test_mobydam_incomplete_capture_path(shared_data):
     (m,) = [m for m in g.moves if m.text == "2x30x17"]
     assert m.move.path == (2, 30, 39, 17)
     assert any("incomplete capture path read as 2x30x39x17" in w for w in g.warnings)
+
+
+def test_every_shared_pdn_file_is_listed_here(shared_data):
+    # a file added to ../shared/data/pdn without a count here would go untested
+    root = shared_data / "pdn"
+    on_disk = {p.relative_to(root).as_posix() for p in root.rglob("*.pdn")}
+    listed = (
+        {f"wiegerw-pdn/succeed/{n}" for n in WIEGERW_SUCCEED}
+        | {f"wiegerw-pdn/fail/{n}" for n in WIEGERW_FAIL}
+        | {f"mobydam/{n}" for n in MOBYDAM}
+        | {"wiersma.pdn"}  # test_wiersma_star_terminators_with_result_tags
+    )
+    assert on_disk == listed

@@ -7,7 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.pdn import ClockReading, decode_pdn, normalize_result, parse_clock, parse_games
+from rules.pdn import (
+    ClockReading,
+    decode_pdn,
+    normalize_result,
+    parse_clock,
+    parse_games,
+    read_games,
+    write_game,
+)
 
 
 def one(text, **kw):
@@ -177,6 +185,14 @@ def test_latin1_bytes_fall_back_and_utf8_with_bom_is_read():
     assert decode_pdn(b"\xef\xbb\xbf1. 32-28") == "1. 32-28"
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_utf16_with_a_byte_order_mark_is_read(encoding):
+    data = '\ufeff[White "Bertè"]\r\n1. 32-28 *\r\n'.encode(encoding)
+    assert data[:2] in (b"\xff\xfe", b"\xfe\xff")
+    g = one(data)
+    assert g.tags["White"] == "Bertè" and [m.text for m in g.moves] == ["32-28"]
+
+
 def test_crlf_line_ends_give_the_right_line_and_column():
     g = one('[Event "x"]\r\n\r\n1. 32-28 19-23\r\n2. 28x19 14x23 *\r\n')
     assert [(m.line, m.column) for m in g.moves] == [(3, 4), (3, 10), (4, 4), (4, 10)]
@@ -267,7 +283,9 @@ def test_parser_never_crashes_on_pdn_like_text(text):
 @settings(max_examples=100, deadline=None)
 @given(st.binary(max_size=200))
 def test_parser_never_crashes_on_arbitrary_bytes(data):
-    parse_games(data)
+    games = parse_games(data)
+    assert [g.index for g in games] == list(range(1, len(games) + 1))
+    assert all(isinstance(w, str) for g in games for w in g.warnings)
 
 
 def test_fmjd_9_1_signs_after_a_move_are_annotations_not_moves():
@@ -281,3 +299,17 @@ def test_a_repeated_tag_starts_the_next_game_when_the_first_has_no_movetext():
     assert [g.tags.get("Event") for g in games] == ["a", "b"]
     assert games[0].moves == [] and games[0].tags["FEN"] == "W:W31:B1"
     assert any("game without movetext not terminated" in w for w in games[0].warnings)
+
+
+def test_variations_nested_thousands_deep_are_cut_with_a_warning_not_a_crash():
+    text = "1. 32-28 " + "(33-28 " * 3000 + ")" * 3000 + " 19-23 *\n\n1. 31-27 *"
+    first, second = read_games(text)
+    assert [m.text for m in first.moves] == ["32-28", "19-23"] and first.error is None
+    assert any("nested more than 100 deep ignored" in w for w in first.warnings)
+    depth, move = 0, first.moves[0]
+    while move.variations:
+        depth, move = depth + 1, move.variations[0][0]
+    assert depth == 100
+    again = read_games(write_game(first))[0]
+    assert [m.text for m in again.moves] == ["32-28", "19-23"]
+    assert [m.text for m in second.moves] == ["31-27"] and second.warnings == []

@@ -271,3 +271,10 @@ def test_clock_readings_are_written_and_read_back():
     again = read_games(out)[0]
     assert [m.clock for m in again.moves] == clocks
     assert write_game(again) == out  # the comment carries the clock: not written twice
+
+
+@pytest.mark.parametrize("game_type", ["21", "20,W,10,10,N2,0"])
+def test_game_type_is_written_as_read_never_relabelled_as_20(game_type):
+    out = write_game(read_games(f'[GameType "{game_type}"]\n1. 32-28 *')[0])
+    assert f'[GameType "{game_type}"]' in out
+    assert out.count("[GameType") == 1
