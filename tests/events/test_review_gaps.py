@@ -3,6 +3,7 @@ desk, admin saves in the audit log, player corrections logged."""
 
 import datetime as dt
 import re
+from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -123,7 +124,8 @@ def test_update_player_is_logged_in_the_players_events(org):
 def staff_org(org):
     org.is_staff = True
     org.save()
-    for codename in ("change_event", "view_event", "change_entry", "view_entry", "change_player"):
+    codenames = ["change_event", "view_event", "change_entry", "view_entry", "change_player"]
+    for codename in [*codenames, "change_round", "view_round"]:
         org.user_permissions.add(Permission.objects.get(codename=codename))
     return type(org).objects.get(pk=org.pk)
 
@@ -190,3 +192,60 @@ def test_public_pages_link_to_csv_json_and_trf_exports_that_answer(client, org):
         assert response.status_code == 200, url
     trf = client.get(f"/api/events/{event.pk}/export.trf?after_round=1").content.decode()
     assert sum(1 for line in trf.splitlines() if line.startswith("001")) == 4
+
+
+class _FormFields(HTMLParser):
+    """The values a browser would send for the admin's change form, as rendered."""
+
+    def __init__(self):
+        super().__init__()
+        self.data: dict[str, list[str]] = {}
+        self._select = None
+        self._textarea = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        name = a.get("name")
+        if tag == "input" and name and a.get("type") not in ("submit", "button", "file"):
+            checkable = a.get("type") in ("checkbox", "radio")
+            if checkable and "checked" not in a:
+                return
+            self.data.setdefault(name, []).append(a.get("value", "on" if checkable else ""))
+        elif tag == "select" and name:
+            self._select = name
+        elif tag == "option" and self._select and "selected" in a:
+            self.data.setdefault(self._select, []).append(a.get("value", ""))
+        elif tag == "textarea" and name:
+            self._textarea = name
+            self.data[name] = [""]
+
+    def handle_endtag(self, tag):
+        if tag == "select":
+            self._select = None
+        elif tag == "textarea":
+            self._textarea = None
+
+    def handle_data(self, data):
+        if self._textarea:
+            self.data[self._textarea][-1] += data
+
+
+def test_admin_inline_edits_of_rounds_are_audited(client, staff_org):
+    event = make_event(staff_org, n_players=4)
+    round1 = services.pair_next_round(event, by=staff_org)
+    client.force_login(staff_org)
+    url = reverse("admin:events_event_change", args=[event.pk])
+    parser = _FormFields()
+    parser.feed(client.get(url).content.decode())
+    data = {k: v if len(v) > 1 else v[0] for k, v in parser.data.items()}
+    data = {k: v for k, v in data.items() if "__prefix__" not in k}
+    data["round_set-0-scheduled_start_0"] = "2026-05-01"
+    data["round_set-0-scheduled_start_1"] = "13:30:00"
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["errors"]
+    round1.refresh_from_db()
+    assert round1.scheduled_start == START
+    logged = AuditEntry.objects.get(event=event, action="admin.round.change")
+    assert logged.old == {"scheduled_start": None}
+    assert logged.new == {"scheduled_start": START.isoformat()}
+    assert not AuditEntry.objects.filter(action="admin.event.change").exists()  # unchanged
