@@ -1,9 +1,12 @@
 """Admin for organizers: events with their entries and rounds, players, the audit log.
 
 Organizers who are staff see only the events they organize or arbitrate; superusers see all.
+Every save and delete here is written to the audit log (AuditedAdminMixin).
 Results and pairings are changed on the arbiter pages (through the services, which log
 every correction), so the admin shows games read-only; the audit log is read-only.
 """
+
+import datetime as dt
 
 from django.contrib import admin
 from django.db.models import Count, Q
@@ -13,6 +16,62 @@ from django.utils.html import format_html
 from arbiter.games.models import Game
 
 from .models import AuditEntry, Entry, Event, Player, Round
+from .services.audit import log_record_change
+
+
+def _plain(value):
+    """A form value as JSON for the audit log (objects by their name, dates in ISO)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, dt.date | dt.datetime | dt.time):
+        return value.isoformat()
+    if isinstance(value, list | tuple | set) or hasattr(value, "model"):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return str(value)
+
+
+def _form_changes(form) -> tuple[dict, dict]:
+    """(old, new) values of the fields a form changed."""
+    pairs = {
+        f: (_plain(form.initial.get(f)), _plain(form.cleaned_data.get(f)))
+        for f in form.changed_data
+    }
+    pairs = {f: (a, b) for f, (a, b) in pairs.items() if a != b}
+    return {f: a for f, (a, _) in pairs.items()}, {f: b for f, (_, b) in pairs.items()}
+
+
+class AuditedAdminMixin:
+    """Every save and delete in the admin (and in its inlines) goes to the audit log, as the
+    services' changes do: who, when, which fields, old and new values."""
+
+    def save_model(self, request, obj, form, change):
+        old, new = _form_changes(form)
+        super().save_model(request, obj, form, change)
+        if change and not new:
+            return
+        log_record_change(
+            obj, by=request.user, verb="change" if change else "add", old=old or None, new=new
+        )
+
+    def delete_model(self, request, obj):
+        log_record_change(obj, by=request.user, verb="delete", old={"id": obj.pk})
+        super().delete_model(request, obj)
+
+    def save_formset(self, request, form, formset, change):
+        edits = []
+        for f in formset.forms:
+            if f.instance.pk and f.has_changed() and f not in formset.deleted_forms:
+                edits.append((f.instance, *_form_changes(f)))
+        deleted = [(f.instance, f.instance.pk) for f in formset.deleted_forms if f.instance.pk]
+        super().save_formset(request, form, formset, change)
+        for obj in formset.new_objects:
+            log_record_change(obj, by=request.user, verb="add", new={"id": obj.pk})
+        for obj, old, new in edits:
+            log_record_change(obj, by=request.user, verb="change", old=old, new=new)
+        for obj, pk in deleted:
+            log_record_change(obj, by=request.user, verb="delete", old={"id": pk})
 
 
 def _event_filter(user, prefix: str = "") -> Q:
@@ -50,7 +109,7 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(OwnEventsMixin, admin.ModelAdmin):
+class EventAdmin(AuditedAdminMixin, OwnEventsMixin, admin.ModelAdmin):
     event_path = ""
     list_display = [
         "name",
@@ -120,7 +179,7 @@ class EventAdmin(OwnEventsMixin, admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["surname", "given_name", "title", "federation", "rating", "fmjd_id", "club"]
     list_filter = ["federation", "title"]
     search_fields = ["surname", "given_name", "fmjd_id", "club"]
@@ -129,7 +188,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(OwnEventsMixin, admin.ModelAdmin):
+class EntryAdmin(AuditedAdminMixin, OwnEventsMixin, admin.ModelAdmin):
     list_display = [
         "event",
         "pairing_number",
@@ -166,7 +225,7 @@ class GameInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(OwnEventsMixin, admin.ModelAdmin):
+class RoundAdmin(AuditedAdminMixin, OwnEventsMixin, admin.ModelAdmin):
     list_display = ["event", "number", "status", "scheduled_start", "boards", "published_at"]
     list_display_links = ["number"]
     list_filter = ["status", "event"]

@@ -35,6 +35,7 @@ from arbiter.events.schemas import (
     ReasonIn,
     ResultIn,
     RoundOut,
+    ScheduleIn,
     StandingsOut,
     WarningsOut,
 )
@@ -83,6 +84,7 @@ def event_dict(event: Event, user=None) -> dict:
             "id": r.id,
             "number": r.number,
             "status": r.status,
+            "scheduled_start": r.scheduled_start,
             "paired_at": r.paired_at,
             "published_at": r.published_at,
         }
@@ -111,6 +113,7 @@ def round_dict(round_, *, alphabetical: bool = False) -> dict:
         "event_id": round_.event_id,
         "number": round_.number,
         "status": round_.status,
+        "scheduled_start": round_.scheduled_start,
         "paired_at": round_.paired_at,
         "published_at": round_.published_at,
         "warnings": list(round_.warnings or []),
@@ -304,6 +307,18 @@ def pair_next_round(request, event_id: int):
 @router.post("/rounds/{round_id}/publish", response=RoundOut, auth=API_AUTH)
 def publish_round(request, round_id: int):
     round_ = services.publish_round(selectors.get_round(round_id, _user(request)), by=request.user)
+    return round_dict(round_)
+
+
+@router.put("/rounds/{round_id}/schedule", response=RoundOut, auth=API_AUTH)
+def schedule_round(request, round_id: int, payload: ScheduleIn):
+    """Set when the round starts, with its time zone (answered in UTC); null clears it."""
+    round_ = services.schedule_round(
+        selectors.get_round(round_id, _user(request)),
+        payload.scheduled_start,
+        by=request.user,
+        reason=payload.reason,
+    )
     return round_dict(round_)
 
 

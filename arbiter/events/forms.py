@@ -125,6 +125,23 @@ class AbsenceForm(forms.Form):
         return sorted(set(numbers))
 
 
+class ScheduleForm(forms.Form):
+    """When a round starts, in the server's time zone (settings.TIME_ZONE); empty clears it."""
+
+    scheduled_start = forms.DateTimeField(
+        required=False,
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+
+
+class ByeForm(forms.Form):
+    """A bye a player asked for in a round not paired yet (or taking the request back)."""
+
+    round = forms.IntegerField(min_value=1)
+    cancel = forms.BooleanField(required=False)
+
+
 class ImportPlayersForm(forms.Form):
     """CSV text pasted or uploaded; the service checks every line and imports all or none."""
 

@@ -18,9 +18,11 @@ from arbiter.events import page_selectors as pages
 from arbiter.events import pairing_edit, services
 from arbiter.events.forms import (
     AbsenceForm,
+    ByeForm,
     ImportPlayersForm,
     ReasonForm,
     ResultForm,
+    ScheduleForm,
     SetBoardForm,
     SwapPlayersForm,
 )
@@ -44,6 +46,17 @@ def _event(request, slug):
 
 def _round(request, event, number) -> Round:
     return pages.round_for(request.user, event, number)
+
+
+def _desk_action(request, event, action, *, done: str, refused: str):
+    """Call `action()` (one service); show `done`, or `refused: <why>`; back to the desk."""
+    try:
+        action()
+    except REFUSALS as exc:
+        messages.error(request, f"{refused}: {exc.message}")
+    else:
+        messages.success(request, done)
+    return redirect("events:manage", event.slug)
 
 
 def _context(request, event, **extra):
@@ -84,13 +97,13 @@ def pair_next_round(request, slug: str):
 def publish_round(request, slug: str, number: int):
     event = _event(request, slug)
     rnd = _round(request, event, number)
-    try:
-        services.publish_round(rnd, by=request.user)
-    except REFUSALS as exc:
-        messages.error(request, f"Round {number} not published: {exc.message}")
-    else:
-        messages.success(request, f"Round {number} is published.")
-    return redirect("events:manage", event.slug)
+    return _desk_action(
+        request,
+        event,
+        lambda: services.publish_round(rnd, by=request.user),
+        done=f"Round {number} is published.",
+        refused=f"Round {number} not published",
+    )
 
 
 @require_POST
@@ -101,13 +114,34 @@ def unpair_round(request, slug: str, number: int):
     rnd = _round(request, event, number)
     form = ReasonForm(request.POST)
     reason = form.cleaned_data["reason"].strip() if form.is_valid() else ""
-    try:
-        services.unpair_round(rnd, by=request.user, reason=reason)
-    except REFUSALS as exc:
-        messages.error(request, f"Round {number} kept: {exc.message}")
-    else:
-        messages.success(request, f"Round {number}'s pairing is deleted; pair it again.")
-    return redirect("events:manage", event.slug)
+    return _desk_action(
+        request,
+        event,
+        lambda: services.unpair_round(rnd, by=request.user, reason=reason),
+        done=f"Round {number}'s pairing is deleted; pair it again.",
+        refused=f"Round {number} kept",
+    )
+
+
+@require_POST
+@arbiter_page
+def schedule_round(request, slug: str, number: int):
+    """Set when a round starts (the server's time zone); an empty field clears it."""
+    event = _event(request, slug)
+    rnd = _round(request, event, number)
+    form = ScheduleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Round {number}: {' '.join(form.errors['scheduled_start'])}")
+        return redirect("events:manage", event.slug)
+    start = form.cleaned_data["scheduled_start"]  # aware: Django applies the current zone
+    when = f"{start:%Y-%m-%d %H:%M}" if start else "not set"
+    return _desk_action(
+        request,
+        event,
+        lambda: services.schedule_round(rnd, start, by=request.user),
+        done=f"Round {number} starts: {when}.",
+        refused=f"Round {number}: start not changed",
+    )
 
 
 @arbiter_page
@@ -206,14 +240,16 @@ def withdraw(request, slug: str, pairing_number: int):
     event = _event(request, slug)
     entry = pages.entry_for(event, pairing_number)
     form = ReasonForm(request.POST)
-    if form.is_valid():
-        try:
-            services.withdraw_entry(entry, by=request.user, reason=form.cleaned_data["reason"])
-        except REFUSALS as exc:
-            messages.error(request, f"{entry.player} not withdrawn: {exc.message}")
-        else:
-            messages.success(request, f"{entry.player} is withdrawn.")
-    return redirect("events:manage", event.slug)
+    if not form.is_valid():
+        return redirect("events:manage", event.slug)
+    reason = form.cleaned_data["reason"]
+    return _desk_action(
+        request,
+        event,
+        lambda: services.withdraw_entry(entry, by=request.user, reason=reason),
+        done=f"{entry.player} is withdrawn.",
+        refused=f"{entry.player} not withdrawn",
+    )
 
 
 @require_POST
@@ -226,14 +262,35 @@ def set_absent(request, slug: str, pairing_number: int):
         messages.error(request, f"{entry.player}: {' '.join(form.errors['rounds'])}")
         return redirect("events:manage", event.slug)
     rounds = form.cleaned_data["rounds"]
-    try:
-        services.set_absent(entry, rounds, by=request.user)
-    except REFUSALS as exc:
-        messages.error(request, f"{entry.player}: absence not recorded: {exc.message}")
-    else:
-        listed = ", ".join(str(n) for n in rounds)
-        messages.success(request, f"{entry.player} is announced absent in round(s) {listed}.")
-    return redirect("events:manage", event.slug)
+    listed = ", ".join(str(n) for n in rounds)
+    return _desk_action(
+        request,
+        event,
+        lambda: services.set_absent(entry, rounds, by=request.user),
+        done=f"{entry.player} is announced absent in round(s) {listed}.",
+        refused=f"{entry.player}: absence not recorded",
+    )
+
+
+@require_POST
+@arbiter_page
+def request_bye(request, slug: str, pairing_number: int):
+    """Record (or take back) a bye a player asked for in a Swiss round not paired yet."""
+    event = _event(request, slug)
+    entry = pages.entry_for(event, pairing_number)
+    form = ByeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"{entry.player}: give the round of the bye")
+        return redirect("events:manage", event.slug)
+    number, cancel = form.cleaned_data["round"], form.cleaned_data["cancel"]
+    state = "no longer has a requested bye" if cancel else "has a requested bye"
+    return _desk_action(
+        request,
+        event,
+        lambda: services.request_bye(entry, number, by=request.user, cancel=cancel),
+        done=f"{entry.player} {state} in round {number}.",
+        refused=f"{entry.player}: bye not recorded",
+    )
 
 
 @arbiter_page

@@ -64,6 +64,7 @@ class RoundBrief(Schema):
     id: int
     number: int
     status: str
+    scheduled_start: dt.datetime | None = None
     paired_at: dt.datetime | None
     published_at: dt.datetime | None
 
@@ -149,6 +150,13 @@ class AbsenceIn(Schema):
     reason: str = ""
 
 
+class ScheduleIn(Schema):
+    scheduled_start: dt.datetime | None = Field(
+        ..., description="When the round starts, with its time zone; null clears it."
+    )
+    reason: str = ""
+
+
 class ByeIn(Schema):
     round: int
     cancel: bool = False
@@ -188,6 +196,7 @@ class RoundOut(Schema):
     event_id: int
     number: int
     status: str
+    scheduled_start: dt.datetime | None = None
     paired_at: dt.datetime | None
     published_at: dt.datetime | None
     warnings: list[str]

@@ -20,7 +20,8 @@ Convention for unplayed games (applied by every tie-break):
 - Number of wins, average rating of opponents, performance rating and results against the
   higher-ranked use played games only.
 - Direct encounter uses every game between the tied players that has a result (a forfeit
-  counts by its result), and applies only when every pair of them has such a game.
+  counts by its result; a double forfeit is no encounter), and applies only when every
+  pair of them has such a game.
 - Progressive score uses the points after each round, unplayed rounds included.
 Values are exact: integers, or halves (a float ending in .5) for Sonneborn-Berger.
 """

@@ -32,6 +32,11 @@ urlpatterns = [
         name="unpair_round",
     ),
     path(
+        "events/<slug:slug>/manage/rounds/<int:number>/schedule/",
+        manage_views.schedule_round,
+        name="schedule_round",
+    ),
+    path(
         "events/<slug:slug>/manage/rounds/<int:number>/results/",
         manage_views.enter_results,
         name="enter_results",
@@ -50,6 +55,11 @@ urlpatterns = [
         "events/<slug:slug>/manage/players/<int:pairing_number>/absent/",
         manage_views.set_absent,
         name="set_absent",
+    ),
+    path(
+        "events/<slug:slug>/manage/players/<int:pairing_number>/bye/",
+        manage_views.request_bye,
+        name="request_bye",
     ),
     path("events/<slug:slug>/manage/import/", manage_views.import_players, name="import"),
 ]

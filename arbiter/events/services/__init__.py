@@ -15,6 +15,7 @@ from arbiter.events.services.results import forfeit, refresh_round_status, set_r
 from arbiter.events.services.rounds import (
     pair_next_round,
     publish_round,
+    schedule_round,
     set_pairing,
     unpair_round,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "publish_round",
     "refresh_round_status",
     "request_bye",
+    "schedule_round",
     "set_absent",
     "set_arbiters",
     "set_pairing",

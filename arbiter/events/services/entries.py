@@ -140,25 +140,15 @@ def set_absent(entry: Entry, rounds, *, by, reason: str = "") -> Entry:
     Swiss the player is not paired in those rounds; in a round robin the game is paired and
     recorded as a forfeit.
     """
-    permissions.require_arbiter_or_entry_player(by, entry)
-    with transaction.atomic():
-        event = _lock_event(entry.event)
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+
+    def change(event: Event, old: list[int]) -> list[int]:
         numbers = _future_rounds(event, rounds, what="absent rounds")
         paired = _last_paired(event)
-        old = list(entry.absent_rounds or [])
-        entry.absent_rounds = sorted({r for r in old if r <= paired} | set(numbers))
-        entry.save(update_fields=["absent_rounds"])
-        log(
-            event,
-            by=by,
-            action="entry.absent",
-            target=str(entry.player),
-            old=old,
-            new=entry.absent_rounds,
-            reason=reason,
-        )
-    return entry
+        return sorted({r for r in old if r <= paired} | set(numbers))
+
+    return _change_rounds(
+        entry, "absent_rounds", change, by=by, action="entry.absent", reason=reason
+    )
 
 
 def request_bye(
@@ -169,30 +159,37 @@ def request_bye(
     The player's own login or an arbiter; only for rounds not paired yet. `cancel=True`
     takes the request back.
     """
-    permissions.require_arbiter_or_entry_player(by, entry)
-    with transaction.atomic():
-        event = _lock_event(entry.event)
+
+    def change(event: Event, old: list[int]) -> list[int]:
         if event.system != S.SWISS:
             raise Conflict(
                 f"'{event}' is a round robin: every round is paired; announce an absence"
             )
-        entry = Entry.objects.select_for_update().get(pk=entry.pk)
         (number,) = _future_rounds(event, [round_number], what="requested bye")
-        old = list(entry.requested_byes or [])
-        byes = set(old)
-        if cancel:
-            byes.discard(number)
-        else:
-            byes.add(number)
-        entry.requested_byes = sorted(byes)
-        entry.save(update_fields=["requested_byes"])
+        return sorted(set(old) - {number} if cancel else set(old) | {number})
+
+    return _change_rounds(
+        entry, "requested_byes", change, by=by, action="entry.bye_request", reason=reason
+    )
+
+
+def _change_rounds(entry: Entry, field: str, change, *, by, action: str, reason: str) -> Entry:
+    """Replace an entry's list of rounds (`field`) by `change(event, old)`, under locks of
+    the event and the entry, and log old and new (the entry's player or an arbiter)."""
+    permissions.require_arbiter_or_entry_player(by, entry)
+    with transaction.atomic():
+        event = _lock_event(entry.event)
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        old = list(getattr(entry, field) or [])
+        setattr(entry, field, change(event, old))
+        entry.save(update_fields=[field])
         log(
             event,
             by=by,
-            action="entry.bye_request",
+            action=action,
             target=str(entry.player),
             old=old,
-            new=entry.requested_byes,
+            new=getattr(entry, field),
             reason=reason,
         )
     return entry

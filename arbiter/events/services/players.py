@@ -9,6 +9,7 @@ from django.db import transaction
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events import permissions
 from arbiter.events.models import Player
+from arbiter.events.services.audit import events_of, log
 
 _FEDERATION = re.compile(r"^[A-Z]{3}$")
 _TITLE = re.compile(r"^[A-Z]{1,10}$")
@@ -108,9 +109,22 @@ def update_player(player: Player, *, by, **fields) -> Player:
     cleaned = clean_player_fields(**merged)
     with transaction.atomic():
         _check_fmjd_id_free(cleaned["fmjd_id"], exclude_pk=player.pk)
+        changed = [f for f, v in cleaned.items() if getattr(player, f) != v]
+        old = {f: getattr(player, f) for f in changed}
         for f, v in cleaned.items():
             setattr(player, f, v)
         player.save()
+        if changed:
+            # Logged in every event the player is entered in (their cards show it there).
+            for event in events_of(player):
+                log(
+                    event,
+                    by=by,
+                    action="player.update",
+                    target=str(player),
+                    old=old,
+                    new={f: cleaned[f] for f in changed},
+                )
     return player
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -157,6 +159,45 @@ def publish_round(round_: Round, *, by) -> Round:
             round_.status = Round.Status.FINISHED  # only byes and forfeits
         round_.save(update_fields=["status", "published_at"])
         log(round_.event, by=by, action="round.publish", target=f"round {round_.number}")
+    return round_
+
+
+def schedule_round(round_: Round, scheduled_start, *, by, reason: str = "") -> Round:
+    """Set (or clear, with None) when a round starts: a timezone-aware datetime.
+
+    The late-arrival limit (event.late_arrival_minutes; FMJD competition rules, late
+    arrival) is to count from this time (the games app does not read it yet).
+    Arbiters only; refused once the round is finished; logged with the old and new times.
+    """
+    permissions.require_arbiter(by, round_.event)
+    if scheduled_start is not None:
+        if not isinstance(scheduled_start, dt.datetime):
+            raise Invalid(
+                "scheduled_start: give a date and time, e.g. 2026-05-01T13:30:00Z",
+                details={"field": "scheduled_start"},
+            )
+        if timezone.is_naive(scheduled_start):
+            raise Invalid(
+                "scheduled_start: give the time zone (e.g. 13:30:00Z or 15:30:00+02:00)",
+                details={"field": "scheduled_start"},
+            )
+        scheduled_start = scheduled_start.astimezone(dt.UTC)  # stored and answered in UTC
+    with transaction.atomic():
+        round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
+        if round_.status == Round.Status.FINISHED:
+            raise Conflict(f"round {round_.number} is finished: its start can no longer change")
+        old = round_.scheduled_start
+        round_.scheduled_start = scheduled_start
+        round_.save(update_fields=["scheduled_start"])
+        log(
+            round_.event,
+            by=by,
+            action="round.schedule",
+            target=f"round {round_.number}",
+            old=old.isoformat() if old else None,
+            new=scheduled_start.isoformat() if scheduled_start else None,
+            reason=str(reason or "").strip(),
+        )
     return round_
 
 
