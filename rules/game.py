@@ -32,6 +32,7 @@ on is still readable; `outcome()` reports the rule from the ply on which it firs
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .board import SQ_BIT
@@ -86,6 +87,13 @@ class _Counters(NamedTuple):
 
 
 _new_counters = tuple.__new__
+
+
+@lru_cache(maxsize=8192)
+def _cached_position(fen: str) -> Position:
+    """Positions are immutable: a service restoring one game move after move parses each
+    position of its 6.1 history once, not on every move (a kings-only ending keeps 50)."""
+    return Position.from_fen(fen)
 
 
 class Game:
@@ -255,8 +263,8 @@ class Game:
         try:
             if state.get("version") != STATE_VERSION:
                 raise RulesError(f"unknown rules state version {state.get('version')!r}")
-            history = [Position.from_fen(f) for f in state["history"]]
-            current = Position.from_fen(state["fen"])
+            history = [_cached_position(f) for f in state["history"]]
+            current = _cached_position(state["fen"])
             if not history or history[-1] != current:
                 raise RulesError("rules state: the history must end with the current position")
             ply = int(state["ply"])
