@@ -11,7 +11,6 @@
     return document.getElementById(id);
   };
   var serverTime = new C.ServerTime();
-  var csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   var startsWhite = (root.dataset.starts || "W") !== "B";
   var state = null;
   var shownPly = null;
@@ -61,23 +60,7 @@
     return b;
   }
 
-  function post(url, body) {
-    return fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify(body),
-    }).then(function (response) {
-      return response
-        .json()
-        .catch(function () {
-          return { message: response.status + " " + response.statusText };
-        })
-        .then(function (json) {
-          return { status: response.status, ok: response.ok, body: json };
-        });
-    });
-  }
+  var post = C.postJson;
 
   /* ---- rendering ---------------------------------------------------------------------- */
 

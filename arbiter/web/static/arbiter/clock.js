@@ -119,8 +119,30 @@
     return n + (whiteMove ? ". " : ". … ") + notation;
   }
 
+  /* POST JSON to the games API with the page's CSRF token; resolves to {ok, status, body},
+     the body being the API's error ({message, ...}) when the answer is not JSON. */
+  function postJson(url, body) {
+    var csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+    return fetch(url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response
+        .json()
+        .catch(function () {
+          return { message: response.status + " " + response.statusText };
+        })
+        .then(function (json) {
+          return { ok: response.ok, status: response.status, body: json };
+        });
+    });
+  }
+
   window.ArbiterClock = {
     ServerTime: ServerTime,
+    postJson: postJson,
     format: format,
     parseDuration: parseDuration,
     readings: readings,

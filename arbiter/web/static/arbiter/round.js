@@ -5,7 +5,6 @@
   var root = document.getElementById("round-page");
   if (!root) return;
   var serverTime = new C.ServerTime();
-  var csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   var state = null;
 
   function show(kind, text) {
@@ -15,23 +14,7 @@
     box.hidden = !text;
   }
 
-  function post(url, body) {
-    return fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify(body),
-    }).then(function (response) {
-      return response
-        .json()
-        .catch(function () {
-          return { message: response.status + " " + response.statusText };
-        })
-        .then(function (json) {
-          return { ok: response.ok, status: response.status, body: json };
-        });
-    });
-  }
+  var post = C.postJson;
 
   function hhmmss(iso) {
     return iso ? new Date(iso).toISOString().substr(11, 8) : "";
