@@ -12,7 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from clocks.clock import ClockState, Side, deadline
+from clocks.clock import ClockState, Side, deadline, stop
 from clocks.timecontrol import TimeControl
 
 _SIDES = [(s.value, s.value.capitalize()) for s in Side]
@@ -101,6 +101,14 @@ class Clock(models.Model):
         self.started = state.started
         self.deadline = deadline(state, tc)
         self.version += 1
+
+    def stop_if_running(self, now: datetime) -> bool:
+        """The game is over: stop the running side (no flag can fall afterwards). True when it
+        was running; does not save."""
+        if not self.running:
+            return False
+        self.apply(stop(self.state, self.tc, now))
+        return True
 
     STATE_FIELDS = (
         "remaining_white_ms",

@@ -27,7 +27,6 @@ from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.permissions import can_view, require_arbiter
 from arbiter.events.services.results import refresh_round_status
-from clocks import clock as clockmath
 from rules.outcome import Termination
 
 from .models import Game
@@ -130,8 +129,7 @@ def _forfeit_if_late(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
 def _stop_clock(game_id: int, now: datetime) -> None:
     """A forfeited game's clock stops (its flag must not fall afterwards)."""
     clock = Game.objects.select_related("clock").get(pk=game_id).clock
-    if clock is not None and clock.running:
-        clock.apply(clockmath.stop(clock.state, clock.tc, now))
+    if clock is not None and clock.stop_if_running(now):
         clock.save()
 
 

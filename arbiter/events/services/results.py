@@ -11,7 +11,6 @@ from arbiter.events.history import FORFEITS, RESULT_CODES
 from arbiter.events.models import Round
 from arbiter.events.services.audit import log
 from arbiter.games.models import Game
-from clocks import clock as clockmath
 from rules.outcome import Termination
 
 R = Game.Result
@@ -124,11 +123,8 @@ def set_result(game: Game, result: str, *, by, reason: str = "", termination: st
 
 def _stop_clock(game: Game) -> None:
     """A result ends the game: its clock stops, so no flag can fall on it afterwards."""
-    clock = game.clock
-    if clock is not None and clock.running:
-        now = timezone.now()
-        clock.apply(clockmath.stop(clock.state, clock.tc, now))
-        clock.save()
+    if game.clock is not None and game.clock.stop_if_running(timezone.now()):
+        game.clock.save()
 
 
 def refresh_round_status(round_: Round) -> Round:

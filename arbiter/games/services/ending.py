@@ -7,7 +7,6 @@ from datetime import datetime
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.services.results import refresh_round_status
 from arbiter.games.models import Game
-from clocks import clock as clockmath
 from rules.outcome import Score, Termination
 
 _RESULT_OF_SCORE = {
@@ -24,9 +23,8 @@ def finish_game(game: Game, score: Score, termination: Termination, now: datetim
     game.termination = Termination(termination).value
     game.status = Game.Status.FINISHED
     game.finished_at = now
-    clock = game.clock
-    if clock is not None and clock.running:
-        clock.apply(clockmath.stop(clock.state, clock.tc, now))
+    if game.clock is not None:
+        game.clock.stop_if_running(now)
 
 
 FINISH_FIELDS = ["result", "termination", "status", "finished_at", "updated_at"]
