@@ -42,15 +42,17 @@ INSTALLED_APPS = [
     "arbiter.web",
 ]
 
+# Sync-only versions of Django's middleware (arbiter/middleware.py: one thread hop per request
+# under ASGI instead of about sixteen).
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
+    "arbiter.middleware.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "arbiter.middleware.SessionMiddleware",
+    "arbiter.middleware.CommonMiddleware",
+    "arbiter.middleware.CsrfViewMiddleware",
+    "arbiter.middleware.AuthenticationMiddleware",
+    "arbiter.middleware.MessageMiddleware",
+    "arbiter.middleware.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "arbiter.urls"
@@ -94,6 +96,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
+    # Keep connections open: a new SQLite connection per request runs the PRAGMAs again and,
+    # when it is the last one to close, checkpoints the WAL file.
+    DATABASES["default"]["CONN_MAX_AGE"] = None
 if os.environ.get("DATABASE_TEST_NAME"):
     # Lets several checkouts run their suites against one PostgreSQL server at once.
     DATABASES["default"]["TEST"] = {"NAME": os.environ["DATABASE_TEST_NAME"]}

@@ -28,6 +28,9 @@ def is_arbiter(user, event) -> bool:
         return False
     if is_organizer(user, event):
         return True
+    known = getattr(event, "arbiter_known", None)  # {user id: bool}, read with a game's lock
+    if known is not None and user.pk in known:
+        return known[user.pk]
     return event.arbiters.filter(pk=user.pk).exists()
 
 
@@ -35,13 +38,11 @@ def player_side(user, game) -> str | None:
     """'white' or 'black' when `user` is that player of `game`, else None."""
     if not _authenticated(user):
         return None
-    player_id = getattr(getattr(user, "player", None), "pk", None)
-    if player_id is None:
-        return None
-    if game.white_id == player_id:
-        return "white"
-    if game.black_id == player_id:
-        return "black"
+    # The game's players carry their login (a locked game has them loaded): no query.
+    for side in ("white", "black"):
+        player = getattr(game, side)
+        if player is not None and player.user_id == user.pk:
+            return side
     return None
 
 

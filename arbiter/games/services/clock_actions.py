@@ -111,7 +111,7 @@ def _apply(game: Game, action: str, *, by, reason: str, side=None, delta_ms=None
 
 def _game_action(game_or_id, action: str, *, by, **kw) -> dict:
     with transaction.atomic():
-        game = lock_game(_game_id(game_or_id))
+        game = lock_game(_game_id(game_or_id), by=by)
         require_arbiter(by, game.round.event)
         now = server_now(game.clock)
         if not (flag_if_due(game, now) and game.status == Game.Status.FINISHED):

@@ -94,7 +94,7 @@ def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> di
 
 
 def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:
-    game = lock_game(game_id)
+    game = lock_game(game_id, by=by)
     event = game.round.event
     arbiter = is_arbiter(by, event)
     side = player_side(by, game)
