@@ -42,17 +42,15 @@ INSTALLED_APPS = [
     "arbiter.web",
 ]
 
-# Sync-only versions of Django's middleware (arbiter/middleware.py: one thread hop per request
-# under ASGI instead of about sixteen).
 MIDDLEWARE = [
-    "arbiter.middleware.SecurityMiddleware",
+    "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "arbiter.middleware.SessionMiddleware",
-    "arbiter.middleware.CommonMiddleware",
-    "arbiter.middleware.CsrfViewMiddleware",
-    "arbiter.middleware.AuthenticationMiddleware",
-    "arbiter.middleware.MessageMiddleware",
-    "arbiter.middleware.XFrameOptionsMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
 ROOT_URLCONF = "arbiter.urls"
@@ -96,8 +94,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-    # Keep connections open: a new SQLite connection per request runs the PRAGMAs again and,
-    # when it is the last one to close, checkpoints the WAL file.
+    # Keep each web thread's connection open (arbiter/asgi.py: a fixed pool of threads): a new
+    # SQLite connection per request runs the PRAGMAs again and, when it is the last one to
+    # close, checkpoints the WAL file.
     DATABASES["default"]["CONN_MAX_AGE"] = None
 if os.environ.get("DATABASE_TEST_NAME"):
     # Lets several checkouts run their suites against one PostgreSQL server at once.
@@ -140,6 +139,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "arbiter.games.tasks.sweep_flags",
         "schedule": 1.0,
         "options": {"queue": "clock", "expires": 5},
+    },
+    # Flag tasks for deadlines coming within ten minutes (moves arm only nearer ones).
+    "arm-flags": {
+        "task": "arbiter.games.tasks.arm_flags",
+        "schedule": 60.0,
+        "options": {"queue": "clock", "expires": 60},
     },
     # FMJD 10.5 (competition rules): a player later than the event's delay loses by forfeit.
     "late-arrival-forfeits": {

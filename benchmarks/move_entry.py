@@ -133,6 +133,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=15.0, help="length of each phase")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    parser.add_argument("--modes", default="paced,flat", help="phases to run: paced, flat")
+    parser.add_argument("--kinds", default="bare,api", help="endpoints to load: bare, api")
     args = parser.parse_args()
     if not args.port:
         from arbiter.localservices import free_port
@@ -143,10 +145,11 @@ def main() -> int:
     broker, redis_server = redis_url()
     setup_django(db.url, broker)
     line = legal_line(120)
+    modes, kinds = args.modes.split(","), args.kinds.split(",")
     sets = {
         (kind, mode): make_games(args.games, start=(kind == "api"))
-        for mode in ("paced", "flat")
-        for kind in ("bare", "api")
+        for mode in modes
+        for kind in kinds
     }
     workdir = Path(tempfile.mkdtemp(prefix="bench-move-entry-"))
     env = {
@@ -160,7 +163,7 @@ def main() -> int:
             sys.executable,
             "-m",
             "uvicorn",
-            "arbiter.asgi:application",
+            os.environ.get("ASGI_APP", "arbiter.asgi:application"),
             "--workers",
             str(args.workers),
             "--host",
@@ -182,8 +185,8 @@ def main() -> int:
             f"gate {os.environ.get('API_DB_CONCURRENCY', '4')} per worker",
             flush=True,
         )
-        for mode in ("paced", "flat"):
-            for kind in ("bare", "api"):
+        for mode in modes:
+            for kind in kinds:
                 ids, token = sets[(kind, mode)]
                 rate = args.rate if mode == "paced" else None
                 lat, statuses, elapsed = asyncio.run(
@@ -196,7 +199,7 @@ def main() -> int:
                     f"statuses {dict(statuses)}",
                     flush=True,
                 )
-        for mode in ("paced", "flat"):
+        for mode in modes if len(kinds) == 2 else ():
             (b_lat, b_tp), (a_lat, a_tp) = results[("bare", mode)], results[("api", mode)]
             print(
                 f"  {mode}: api/bare p50 x{percentile(a_lat, 50) / percentile(b_lat, 50):.2f}, "

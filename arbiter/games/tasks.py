@@ -31,3 +31,10 @@ def check_flag(game_id: int, ply: int) -> bool:
 def sweep_flags() -> int:
     """Every second (beat): every running clock past its deadline, whatever became of its task."""
     return services.check_flags_due()
+
+
+@shared_task(name="arbiter.games.tasks.arm_flags", ignore_result=True)
+def arm_flags() -> int:
+    """Every minute (beat): the flag tasks of deadlines now within services.flags.ARM_HORIZON
+    (moves arm only deadlines that close themselves)."""
+    return services.arm_upcoming()

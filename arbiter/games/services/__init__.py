@@ -14,7 +14,14 @@ from .clock_actions import (
     set_clock_times,
     start_clocks,
 )
-from .flags import any_flag_due, arm_flag_check, check_flag, check_flags_due, flag_deadline
+from .flags import (
+    any_flag_due,
+    arm_flag_check,
+    arm_upcoming,
+    check_flag,
+    check_flags_due,
+    flag_deadline,
+)
 from .moves import submit_move
 from .reads import read_game
 
@@ -22,6 +29,7 @@ __all__ = [
     "any_flag_due",
     "adjust_clock",
     "arm_flag_check",
+    "arm_upcoming",
     "check_flag",
     "check_flags_due",
     "flag_deadline",

@@ -38,6 +38,13 @@ log = logging.getLogger(__name__)
 #: With Redis as the broker an ETA beyond the visibility timeout is delivered twice: a task
 #: never sleeps longer than this, and re-arms itself when woken before the deadline.
 MAX_ETA = timedelta(minutes=5)
+#: A move or clock action whose deadline is further away than this queues no task:
+#: arm_upcoming() queues it when the deadline comes this close. Most moves of a classical game
+#: (deadlines an hour away) then cost the broker nothing: publishing a task was a quarter of a
+#: move's cost under load (benchmarks/move_entry.py).
+ARM_HORIZON = timedelta(minutes=10)
+#: How often beat runs arm_upcoming (settings.CELERY_BEAT_SCHEDULE, "arm-flags").
+ARM_EVERY = timedelta(minutes=1)
 
 
 def apply_flag(game: Game, side: clockmath.Side, now: datetime) -> tuple[list[str], ClockLog]:
@@ -141,12 +148,16 @@ def _flag_row(game_id) -> tuple | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    deadline = row[3]
-    if deadline is not None and not isinstance(deadline, datetime):
-        deadline = datetime.fromisoformat(deadline)
-    if deadline is not None and deadline.tzinfo is None:
-        deadline = deadline.replace(tzinfo=UTC)  # SQLite: naive UTC
-    return row[0], row[1], row[2], deadline
+    return row[0], row[1], row[2], _aware(row[3])
+
+
+def _aware(value) -> datetime | None:
+    """A datetime column read with a plain cursor: SQLite gives naive UTC, or text."""
+    if value is not None and not isinstance(value, datetime):
+        value = datetime.fromisoformat(value)
+    if value is not None and value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value
 
 
 # The sweep runs every second and after every flag: plain SQL on the indexed deadline.
@@ -259,9 +270,12 @@ _publisher = _Publisher()
 
 
 def on_commit_arm(game: Game) -> None:
-    """After the transaction commits, arm the flag task for the game's current deadline."""
+    """After the transaction commits, arm the flag task for the game's current deadline, if
+    it is within ARM_HORIZON (a later one is armed by arm_upcoming)."""
     clock = game.clock
     if clock is None or clock.deadline is None or game.status == Game.Status.FINISHED:
+        return
+    if clock.deadline - timezone.now() > ARM_HORIZON:
         return
     game_id, ply, deadline = game.pk, game.ply, clock.deadline
     transaction.on_commit(lambda: arm_soon(game_id, ply, deadline))
@@ -272,3 +286,28 @@ def arm_soon(game_id: int, ply: int, deadline: datetime) -> None:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return
     _publisher.put(game_id, ply, deadline)
+
+
+_UPCOMING_SQL = (
+    f"SELECT g.id, g.ply, c.deadline FROM {Game._meta.db_table} g"
+    f" JOIN {Clock._meta.db_table} c ON c.id = g.clock_id"
+    " WHERE c.deadline > %s AND c.deadline <= %s AND g.status <> %s AND g.flag_side = ''"
+)
+
+
+def arm_upcoming(now: datetime | None = None) -> int:
+    """Every ARM_EVERY (beat): queue the flag task of each deadline that came within
+    ARM_HORIZON since the run before. The window spans two runs, so a run late by up to a
+    minute misses nothing; a deadline armed twice is flagged once (the task is idempotent).
+    Returns the number of tasks queued."""
+    now = now or timezone.now()
+    start = max(now, now + ARM_HORIZON - 2 * ARM_EVERY)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _UPCOMING_SQL,
+            [_db_time(start), _db_time(now + ARM_HORIZON), Game.Status.FINISHED],
+        )
+        rows = cursor.fetchall()
+    for game_id, ply, deadline in rows:
+        arm_flag_check(game_id, ply, _aware(deadline))
+    return len(rows)
