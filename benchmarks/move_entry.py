@@ -85,6 +85,7 @@ async def run_phase(
     port: int, kind: str, game_ids: list[int], token: str, line: list[str], *, rate, seconds
 ):
     latencies: list[float] = []
+    timeline: list[tuple[float, float]] = []
     statuses: Counter = Counter()
     n = len(game_ids)
     interval = n / rate if rate else 0.0
@@ -114,6 +115,7 @@ async def run_phase(
                 sent = time.perf_counter()
                 status, _ = await conn.request("POST", path, body.encode(), headers)
                 latencies.append((time.perf_counter() - sent) * 1000)
+                timeline.append((sent - t_start, latencies[-1]))
                 statuses[status] += 1
                 if status != 201:
                     return
@@ -122,6 +124,10 @@ async def run_phase(
 
     await asyncio.gather(*(play(i, g) for i, g in enumerate(game_ids)))
     elapsed = min(time.perf_counter(), t_end) - t_start
+    if os.environ.get("BENCH_TIMELINE"):
+        for second in range(int(seconds) + 1):
+            lat = [ms for at, ms in timeline if second <= at < second + 1]
+            print(f"    t={second:2}s {summary_ms(lat)}", flush=True)
     return latencies, statuses, elapsed
 
 

@@ -183,8 +183,9 @@ def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
     """The lazy check for the move-entry service, on its locked `game`: the arrival limit
     when this call forfeited the game (the instance is then refreshed), else None.
 
-    Cheap once both players have arrived. Reads the round and event columns it needs itself
-    (the caller's game may carry partly loaded round and event instances).
+    Cheap once both players have arrived. The locked game carries the round's status and
+    scheduled start and the event's delay (services.locking), so this reads the database only
+    while a player is missing in a published round.
     """
     if game.white_arrived_at is not None and game.black_arrived_at is not None:
         return None
@@ -192,20 +193,16 @@ def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
         return None
     if game.status == Game.Status.FINISHED:
         return None
-    round_ = (
-        Round.objects.filter(pk=game.round_id)
-        .values("status", "scheduled_start", "event__late_arrival_minutes")
-        .first()
-    )
-    if round_ is None or round_["status"] != Round.Status.PUBLISHED:
+    round_ = game.round
+    if round_.status != Round.Status.PUBLISHED:
         return None
     started = Game.objects.filter(round_id=game.round_id, started_at__isnull=False).aggregate(
         first=Min("started_at")
     )["first"]
-    start = started or round_["scheduled_start"]
+    start = started or round_.scheduled_start
     if start is None:
         return None
-    limit = ArrivalLimit(start, round_["event__late_arrival_minutes"])
+    limit = ArrivalLimit(start, round_.event.late_arrival_minutes)
     if not _forfeit_if_late(game, limit, now):
         return None
     game.refresh_from_db()
@@ -265,15 +262,17 @@ def mark_arrived(game_id: int, side: str, *, by, now: datetime | None = None) ->
     return game
 
 
-def note_arrival_by_move(game: Game, side: str, now: datetime) -> None:
-    """A move is an arrival: for the move-entry service, inside its transaction.
+def note_arrival_by_move(game: Game, side: str, now: datetime) -> list[str]:
+    """A move is an arrival: for the move-entry service, on its locked game.
 
-    Records `now` when no arrival was recorded; a late one is then forfeited by the sweep.
+    Sets `now` when no arrival was recorded and returns the field to save with the move;
+    a late arrival is then forfeited by the sweep.
     """
     field = f"{side}_arrived_at"
-    if getattr(game, field) is None:
-        Game.objects.filter(pk=game.pk, **{f"{field}__isnull": True}).update(**{field: now})
-        setattr(game, field, now)
+    if getattr(game, field) is not None:
+        return []
+    setattr(game, field, now)
+    return [field]
 
 
 def game_for_arrival(game_id: int, *, by) -> Game:

@@ -95,7 +95,7 @@ def test_fmjd_10_5_an_arrival_recorded_after_the_limit_is_still_late(game):
     # but a late one.
     game.white_arrived_at = at(13, 59)
     game.save()
-    arrival.note_arrival_by_move(game, "black", at(15, 0, 5))
+    game.save(update_fields=arrival.note_arrival_by_move(game, "black", at(15, 0, 5)))
     assert arrival.forfeit_late_arrivals(at(15, 0, 9)) == [game.pk]
     game.refresh_from_db()
     assert game.result == "+/-"

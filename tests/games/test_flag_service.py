@@ -128,3 +128,58 @@ def test_the_sweep_records_flags_in_one_go_under_each_events_policy(setup, clock
     logs = ClockLog.objects.filter(action="flag")
     assert sorted(logs.values_list("clock__game", flat=True)) == sorted(rows)
     assert all(log.before["running"] == "white" for log in logs)
+
+
+@pytest.fixture
+def armed(monkeypatch):
+    """Every flag task queued: (game_id, ply, deadline)."""
+    calls = []
+    monkeypatch.setattr(flags, "arm_flag_check", lambda *a: calls.append(a))
+    monkeypatch.setattr(flags, "arm_soon", lambda *a: calls.append(a))
+    return calls
+
+
+def test_a_move_with_a_distant_deadline_queues_no_task_until_it_comes_within_the_horizon(
+    setup, clock_at, t0, armed, django_capture_on_commit_callbacks
+):
+    # FMJD classical: two hours each. Black's deadline after White's first move is 2 h away.
+    from .factories import make_event, make_game
+
+    game = make_game(make_event(time_control="7200", arbiter=setup.arbiter))
+    clock_at(t0)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_clocks(game, by=setup.arbiter)
+        services.submit_move(game.pk, ply=1, move="32-28", request_id="a", by=setup.arbiter)
+    assert armed == []
+    black_out = t0 + 7200 * S
+    # Beat's runs: nothing while the deadline is beyond ten minutes, then one run arms it
+    # with the exact deadline; the next run, whose window overlaps, may arm it once more.
+    assert services.arm_upcoming(black_out - flags.ARM_HORIZON - 61 * S) == 0
+    assert services.arm_upcoming(black_out - flags.ARM_HORIZON + 30 * S) == 1
+    assert armed == [(game.pk, 1, black_out)]
+    assert services.arm_upcoming(black_out - flags.ARM_HORIZON + 90 * S) == 1
+    assert services.arm_upcoming(black_out - flags.ARM_HORIZON + 150 * S) == 0
+
+
+def test_a_move_with_a_near_deadline_queues_its_task_at_once(
+    running, setup, clock_at, t0, armed, django_capture_on_commit_callbacks
+):
+    clock_at(t0 + 10 * S)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.submit_move(running.pk, ply=1, move="32-28", request_id="a", by=setup.white)
+    assert armed == [(running.pk, 1, t0 + 310 * S)]
+
+
+def test_arm_upcoming_skips_finished_flagged_and_stopped_clocks(
+    running, setup, clock_at, t0, armed
+):
+    from .factories import make_game
+
+    paused = make_game(setup.event)
+    clock_at(t0)
+    services.start_clocks(paused, by=setup.arbiter)
+    services.pause_clocks(paused, by=setup.arbiter, reason="toilet")
+    clock_at(t0 + 301 * S)
+    services.check_flag(running.pk, ply=0)  # running's flag falls: the game is over
+    assert services.arm_upcoming(t0 - flags.ARM_HORIZON + 300 * S) == 0
+    assert armed == []

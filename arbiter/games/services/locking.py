@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.db import connection
 from django.utils import timezone
@@ -17,7 +17,9 @@ from clocks.models import Clock
 # ~10x more to build than to run). Columns of the joined rows carry an x_ prefix.
 _LOCK_SQL = f"""
 SELECT g.*,
-       r.number AS x_round_number,
+       r.number AS x_round_number, r.status AS x_round_status,
+       r.scheduled_start AS x_round_scheduled_start,
+       e.late_arrival_minutes AS x_event_late_arrival_minutes,
        e.id AS x_event_id, e.name AS x_event_name, e.organizer_id AS x_event_organizer_id,
        e.flag_policy AS x_event_flag_policy, e.time_control AS x_event_time_control,
        e.published AS x_event_published,
@@ -35,6 +37,15 @@ LEFT JOIN {Player._meta.db_table} bp ON bp.id = g.black_id
 WHERE g.id IN ({{ids}})
 """
 _CLOCK_SQL = f"SELECT * FROM {Clock._meta.db_table} WHERE id IN ({{ids}})"
+
+
+def _aware(value):
+    """A datetime read as an extra column of a raw query: SQLite gives naive UTC text."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value is not None and value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value
 
 
 def _attached(model, **fields):
@@ -101,8 +112,16 @@ def _attach_related(game: Game, clocks: dict, rounds: dict, by_id: int | None) -
             flag_policy=game.x_event_flag_policy,
             time_control=game.x_event_time_control,
             published=bool(game.x_event_published),
+            late_arrival_minutes=game.x_event_late_arrival_minutes,
         )
-        rnd = _attached(Round, id=game.round_id, event_id=event.id, number=game.x_round_number)
+        rnd = _attached(
+            Round,
+            id=game.round_id,
+            event_id=event.id,
+            number=game.x_round_number,
+            status=game.x_round_status,
+            scheduled_start=_aware(game.x_round_scheduled_start),
+        )
         if by_id is not None:
             event.arbiter_known = {by_id: bool(game.x_by_arbiter)}
         rnd.event = event

@@ -202,11 +202,11 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         clock.apply(new_state)
 
     rules_game.push(parsed)
-    arrival.note_arrival_by_move(game, turn, now)  # a move is an arrival at the board
     game.fen = rules_game.position.fen()
     game.ply = ply
     game.rules_state = rules_game.to_state()
     fields = ["fen", "ply", "rules_state", "updated_at"]
+    fields += arrival.note_arrival_by_move(game, turn, now)  # a move is an arrival
     if game.status == Game.Status.SCHEDULED:
         game.status = Game.Status.RUNNING
         game.started_at = game.started_at or now
