@@ -188,7 +188,7 @@ def main() -> int:
         wait_http(args.port)
         print(
             f"move entry, {args.games} games, uvicorn {args.workers} workers, {args.db}, "
-            f"gate {os.environ.get('API_DB_CONCURRENCY', '4')} per worker",
+            f"gate {os.environ.get('API_DB_CONCURRENCY') or ('1' if args.db == 'sqlite' else '4')} per worker",
             flush=True,
         )
         for mode in modes:

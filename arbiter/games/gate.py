@@ -1,9 +1,9 @@
 """A cap on the requests of one server process that touch the database at once.
 
-Under ASGI each sync view runs in its own thread: with 200 requests in flight, 200 threads
-fight over the database lock and a few games starve (multi-second p99, DESIGN.md). The gate
-wraps the whole API operation (authentication included, which reads the database too), so a
-waiting request holds no pooled connection.
+Requests run on a pool of threads per server process (arbiter/asgi.py). Threads that all
+reach for the database at once fight over its locks and a few games starve (multi-second p99,
+DESIGN.md). The gate wraps the whole API operation (authentication included, which reads the
+database too), so a waiting request holds no pooled connection.
 """
 
 from __future__ import annotations
@@ -12,8 +12,19 @@ import functools
 import os
 import threading
 
+from django.conf import settings
+
+
+def _default_limit() -> int:
+    # SQLite takes one writer at a time for the whole database, and a blocked writer polls
+    # with growing sleeps: one request at a time per process waits on this gate instead and
+    # is woken at once (p99 of moves 120 ms with 4, 47 ms with 1; benchmarks/move_entry.py).
+    engine = settings.DATABASES["default"]["ENGINE"]
+    return 1 if engine == "django.db.backends.sqlite3" else 4
+
+
 #: Requests per process inside the gate at once (env API_DB_CONCURRENCY).
-LIMIT = max(1, int(os.environ.get("API_DB_CONCURRENCY", "4")))
+LIMIT = max(1, int(os.environ.get("API_DB_CONCURRENCY") or _default_limit()))
 _gate = threading.BoundedSemaphore(LIMIT)
 
 
