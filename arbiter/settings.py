@@ -91,8 +91,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-            + os.environ.get("X_PRAGMA", ""),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
     # Keep each web thread's connection open (arbiter/asgi.py: a fixed pool of threads): a new

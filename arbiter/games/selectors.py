@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.db import connection
 from django.utils import timezone
 
+from arbiter import sqlrows
 from arbiter.games.models import Game, Move
 from clocks import clock as clockmath
 from rules import Game as RulesGame
@@ -25,14 +26,6 @@ _MOVES_SQL = (
 )
 
 
-def _aware(value) -> datetime:
-    # A plain cursor gives what the driver gives: PostgreSQL an aware datetime, SQLite a
-    # naive one (or text) in UTC.
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
 def move_list(game_id: int, *, up_to_ply: int | None = None) -> list[dict]:
     """The moves of a game in order (one plain query: it runs on every move and read)."""
     with connection.cursor() as cursor:
@@ -45,7 +38,7 @@ def move_list(game_id: int, *, up_to_ply: int | None = None) -> list[dict]:
             "fen_after": fen_after,
             "white_ms": white_ms,
             "black_ms": black_ms,
-            "played_at": _aware(played_at).isoformat(),
+            "played_at": sqlrows.convert(Move, "played_at", played_at).isoformat(),
         }
         for ply, notation, fen_after, white_ms, black_ms, played_at in rows
     ]

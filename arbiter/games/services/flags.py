@@ -17,12 +17,13 @@ import logging
 import os
 import queue
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from arbiter import sqlrows
 from arbiter.errors import NotFound
 from arbiter.events.models import Event
 from arbiter.games.models import Game
@@ -31,7 +32,7 @@ from clocks.models import Clock, ClockLog
 from rules.outcome import Score, Termination
 
 from .ending import FINISH_FIELDS, finish_game, record_endings
-from .locking import lock_game, lock_games, save_clock, save_game, server_now, update_rows
+from .locking import lock_game, lock_games, save_clock, save_game, server_now
 
 log = logging.getLogger(__name__)
 
@@ -148,16 +149,7 @@ def _flag_row(game_id) -> tuple | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    return row[0], row[1], row[2], _aware(row[3])
-
-
-def _aware(value) -> datetime | None:
-    """A datetime column read with a plain cursor: SQLite gives naive UTC, or text."""
-    if value is not None and not isinstance(value, datetime):
-        value = datetime.fromisoformat(value)
-    if value is not None and value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value
+    return row[0], row[1], row[2], sqlrows.convert(Clock, "deadline", row[3])
 
 
 # The sweep runs every second and after every flag: plain SQL on the indexed deadline.
@@ -206,8 +198,8 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
             clocks.append(clock)
             logs.append(log)
         if games:
-            update_rows(Clock, clocks, [*Clock.STATE_FIELDS, "updated_at"])
-            update_rows(Game, games, sorted(fields))
+            sqlrows.update_rows(Clock, clocks, [*Clock.STATE_FIELDS, "updated_at"])
+            sqlrows.update_rows(Game, games, sorted(fields))
             ClockLog.objects.bulk_create(logs)
             record_endings(games)
     return len(games)
@@ -309,5 +301,5 @@ def arm_upcoming(now: datetime | None = None) -> int:
         )
         rows = cursor.fetchall()
     for game_id, ply, deadline in rows:
-        arm_flag_check(game_id, ply, _aware(deadline))
+        arm_flag_check(game_id, ply, sqlrows.convert(Clock, "deadline", deadline))
     return len(rows)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.db import connection
 from django.utils import timezone
 
+from arbiter import sqlrows
 from arbiter.errors import NotFound
 from arbiter.events.models import Event, Player, Round
 from arbiter.games.models import Game
@@ -14,21 +15,29 @@ from clocks.models import Clock
 
 # One statement per lock: every move goes through here, so the game, its event's settings and
 # the players' names come in one round trip (the ORM's select_related of five tables cost
-# ~10x more to build than to run). Columns of the joined rows carry an x_ prefix.
+# ~10x more to build than to run). The game's columns come first, then these extras.
+_EXTRAS = (
+    ("r.number", Round, "number"),
+    ("r.status", Round, "status"),
+    ("r.scheduled_start", Round, "scheduled_start"),
+    ("e.id", Event, "id"),
+    ("e.name", Event, "name"),
+    ("e.organizer_id", Event, "organizer"),
+    ("e.flag_policy", Event, "flag_policy"),
+    ("e.time_control", Event, "time_control"),
+    ("e.published", Event, "published"),
+    ("e.late_arrival_minutes", Event, "late_arrival_minutes"),
+    ("wp.surname", Player, "surname"),
+    ("wp.given_name", Player, "given_name"),
+    ("wp.user_id", Player, "user"),
+    ("bp.surname", Player, "surname"),
+    ("bp.given_name", Player, "given_name"),
+    ("bp.user_id", Player, "user"),
+)
 _LOCK_SQL = f"""
-SELECT g.*,
-       r.number AS x_round_number, r.status AS x_round_status,
-       r.scheduled_start AS x_round_scheduled_start,
-       e.late_arrival_minutes AS x_event_late_arrival_minutes,
-       e.id AS x_event_id, e.name AS x_event_name, e.organizer_id AS x_event_organizer_id,
-       e.flag_policy AS x_event_flag_policy, e.time_control AS x_event_time_control,
-       e.published AS x_event_published,
-       wp.surname AS x_white_surname, wp.given_name AS x_white_given_name,
-       wp.user_id AS x_white_user_id,
-       bp.surname AS x_black_surname, bp.given_name AS x_black_given_name,
-       bp.user_id AS x_black_user_id,
+SELECT {sqlrows.columns(Game, "g")}, {", ".join(sql for sql, _, _ in _EXTRAS)},
        EXISTS (SELECT 1 FROM {Event.arbiters.through._meta.db_table} ea
-               WHERE ea.event_id = e.id AND ea.user_id = %s) AS x_by_arbiter
+               WHERE ea.event_id = e.id AND ea.user_id = %s)
 FROM {Game._meta.db_table} g
 JOIN {Round._meta.db_table} r ON r.id = g.round_id
 JOIN {Event._meta.db_table} e ON e.id = r.event_id
@@ -36,16 +45,11 @@ LEFT JOIN {Player._meta.db_table} wp ON wp.id = g.white_id
 LEFT JOIN {Player._meta.db_table} bp ON bp.id = g.black_id
 WHERE g.id IN ({{ids}})
 """
-_CLOCK_SQL = f"SELECT * FROM {Clock._meta.db_table} WHERE id IN ({{ids}})"
-
-
-def _aware(value):
-    """A datetime read as an extra column of a raw query: SQLite gives naive UTC text."""
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    if value is not None and value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value
+# Read after the lock, in a statement of its own: on PostgreSQL a row joined to a locked one
+# may be the version from before the lock was granted.
+_CLOCK_SQL = (
+    f"SELECT {sqlrows.columns(Clock, 'c')} FROM {Clock._meta.db_table} c WHERE id IN ({{ids}})"
+)
 
 
 def _attached(model, **fields):
@@ -89,89 +93,76 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> li
             sql += " SKIP LOCKED"
     elif connection.features.has_select_for_update:
         sql += " FOR UPDATE"
-    games = list(Game.objects.raw(sql, [by_id, *ids]))
-    clock_ids = [g.clock_id for g in games if g.clock_id is not None]
-    clocks = {}
-    if clock_ids:
-        clock_sql = _CLOCK_SQL.format(ids=", ".join(["%s"] * len(clock_ids)))
-        clocks = {c.pk: c for c in Clock.objects.raw(clock_sql, clock_ids)}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [by_id, *ids])
+        rows = cursor.fetchall()
+    n = len(Game._meta.concrete_fields)
+    games = []
     rounds: dict[int, Round] = {}
-    for game in games:
-        _attach_related(game, clocks, rounds, by_id)
+    for row in rows:
+        game = sqlrows.instance(Game, row[:n])
+        extras = [sqlrows.convert(m, f, v) for (_, m, f), v in zip(_EXTRAS, row[n:], strict=False)]
+        _attach_related(game, extras, bool(row[-1]), rounds, by_id)
+        games.append(game)
+    clock_ids = [g.clock_id for g in games if g.clock_id is not None]
+    if clock_ids:
+        with connection.cursor() as cursor:
+            cursor.execute(_CLOCK_SQL.format(ids=", ".join(["%s"] * len(clock_ids))), clock_ids)
+            clocks = {c.pk: c for c in (sqlrows.instance(Clock, r) for r in cursor.fetchall())}
+        for game in games:
+            if game.clock_id is not None:
+                game.clock = clocks[game.clock_id]
     return games
 
 
-def _attach_related(game: Game, clocks: dict, rounds: dict, by_id: int | None) -> None:
+def _attach_related(game: Game, extras: list, by_arbiter: bool, rounds: dict, by_id) -> None:
+    (number, status, start, event_id, name, organizer_id, flag_policy, time_control,
+     published, late_minutes, *players) = extras  # fmt: skip
     rnd = rounds.get(game.round_id)
     if rnd is None:  # games of one round share their round and event objects
         event = _attached(
             Event,
-            id=game.x_event_id,
-            name=game.x_event_name,
-            organizer_id=game.x_event_organizer_id,
-            flag_policy=game.x_event_flag_policy,
-            time_control=game.x_event_time_control,
-            published=bool(game.x_event_published),
-            late_arrival_minutes=game.x_event_late_arrival_minutes,
+            id=event_id,
+            name=name,
+            organizer_id=organizer_id,
+            flag_policy=flag_policy,
+            time_control=time_control,
+            published=published,
+            late_arrival_minutes=late_minutes,
         )
         rnd = _attached(
             Round,
             id=game.round_id,
-            event_id=event.id,
-            number=game.x_round_number,
-            status=game.x_round_status,
-            scheduled_start=_aware(game.x_round_scheduled_start),
+            event_id=event_id,
+            number=number,
+            status=status,
+            scheduled_start=start,
         )
         if by_id is not None:
-            event.arbiter_known = {by_id: bool(game.x_by_arbiter)}
+            event.arbiter_known = {by_id: by_arbiter}
         rnd.event = event
         rounds[game.round_id] = rnd
     game.round = rnd
-    for side in ("white", "black"):
+    for i, side in enumerate(("white", "black")):
         player_id = getattr(game, f"{side}_id")
         if player_id is not None:
+            surname, given_name, user_id = players[3 * i : 3 * i + 3]
             player = _attached(
-                Player,
-                id=player_id,
-                surname=getattr(game, f"x_{side}_surname"),
-                given_name=getattr(game, f"x_{side}_given_name"),
-                user_id=getattr(game, f"x_{side}_user_id"),
+                Player, id=player_id, surname=surname, given_name=given_name, user_id=user_id
             )
             setattr(game, side, player)
-    if game.clock_id is not None:
-        game.clock = clocks[game.clock_id]
 
 
 def save_clock(clock: Clock) -> None:
     """Write the clock's state (only the state columns)."""
     clock.updated_at = timezone.now()
-    update_rows(Clock, [clock], [*Clock.STATE_FIELDS, "updated_at"])
+    sqlrows.update_rows(Clock, [clock], [*Clock.STATE_FIELDS, "updated_at"])
 
 
 def save_game(game: Game, fields: list[str]) -> None:
     """Write `fields` of the locked game (and its updated_at)."""
     game.updated_at = timezone.now()
-    update_rows(Game, [game], list(dict.fromkeys([*fields, "updated_at"])))
-
-
-def update_rows(model, objects: list, fields: list[str]) -> None:
-    """UPDATE each object's `fields` with one prepared statement run for all rows.
-
-    (bulk_update() builds one CASE per field and row: for 200 flags at once it took seconds.)
-    """
-    columns = [model._meta.get_field(name) for name in fields]
-    quote = connection.ops.quote_name
-    sql = (
-        f"UPDATE {quote(model._meta.db_table)} SET "
-        + ", ".join(f"{quote(c.column)} = %s" for c in columns)
-        + f" WHERE {quote(model._meta.pk.column)} = %s"
-    )
-    rows = [
-        [c.get_db_prep_save(getattr(obj, c.attname), connection) for c in columns] + [obj.pk]
-        for obj in objects
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, rows)
+    sqlrows.update_rows(Game, [game], list(dict.fromkeys([*fields, "updated_at"])))
 
 
 def server_now(clock=None) -> datetime:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from arbiter import sqlrows
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events.permissions import is_arbiter, player_side
 from arbiter.games import arrival, selectors
@@ -227,17 +228,20 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
     if clock is not None:
         white_ms, black_ms = clockmath.remaining(clock.state, clock.tc, now)
     answer = selectors.game_state(game, now, record=rules_game, with_moves=False)
-    Move.objects.create(
-        game=game,
-        ply=ply,
-        notation=notation,
-        fen_after=game.fen,
-        white_ms=white_ms,
-        black_ms=black_ms,
-        played_at=now,
-        request_id=request_id,
-        by=by if getattr(by, "is_authenticated", False) else None,
-        response=answer,
+    sqlrows.insert_row(
+        Move,
+        {
+            "game": game.pk,
+            "ply": ply,
+            "notation": notation,
+            "fen_after": game.fen,
+            "white_ms": white_ms,
+            "black_ms": black_ms,
+            "played_at": now,
+            "request_id": request_id,
+            "by": by.pk if getattr(by, "is_authenticated", False) else None,
+            "response": answer,
+        },
     )
     on_commit_arm(game)
     return {**answer, "moves": selectors.move_list(game.pk)}
