@@ -9,6 +9,9 @@ looked up once per process.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 
 from django.db import connection
@@ -80,3 +83,32 @@ def update_rows(model, objects: list, fields: list[str]) -> None:
     ]
     with connection.cursor() as cursor:
         cursor.executemany(sql, rows)
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """On PostgreSQL, send the statements run inside without waiting for each answer
+    (psycopg's pipeline mode): they go out together, with the first read of rows or at the
+    end. Only for plain statements whose row counts nobody reads (the ORM's save() and
+    update() read them: they would be wrong here). Errors are raised as Django's, at that
+    read or at the end. Elsewhere (SQLite, in-process) it does nothing."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
+
+
+class _PipelineAbortNote(logging.Filter):
+    """psycopg logs a warning when a pipeline ends after the error the block raised (it
+    "aborted" the rest): that error is raised to the caller anyway, e.g. a reused request_id."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (
+            str(record.msg).startswith("error ignored terminating")
+            and "pipeline aborted" in str(record.args)
+        )
+
+
+logging.getLogger("psycopg").addFilter(_PipelineAbortNote())
