@@ -9,7 +9,10 @@
 same run on the same server, is a bare Django endpoint doing one locked write per move
 (benchmarks/bare_urls.py). Reported: latency p50/p99 (ms), accepted moves/s, ratios.
 A game cannot send ply n+1 before ply n is answered, so a slow answer delays that game's
-next send (closed loop per game).
+next send (closed loop per game). Before measuring, --warmup seconds of paced load on other
+games open the server's connections and prepare its statements, as on a server that has run a
+while. --tc 300+3 measures blitz, where every move also queues its flag task.
+BENCH_TIMELINE=1 prints latency per second of each phase.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ def legal_line(plies: int, seed: int = 7) -> list[str]:
             return line
 
 
-def make_games(n: int, *, start: bool) -> tuple[list[int], str]:
+def make_games(n: int, *, start: bool, time_control: str = "7200") -> tuple[list[int], str]:
     from django.contrib.auth import get_user_model
 
     from arbiter.accounts.models import ApiToken
@@ -67,7 +70,7 @@ def make_games(n: int, *, start: bool) -> tuple[list[int], str]:
     user, _ = get_user_model().objects.get_or_create(username="bench-arbiter")
     token, _ = ApiToken.objects.get_or_create(user=user, name="bench")
     tag = f"bench-{time.monotonic_ns()}"
-    event = Event.objects.create(name=tag, slug=tag, time_control="7200", published=True)
+    event = Event.objects.create(name=tag, slug=tag, time_control=time_control, published=True)
     event.arbiters.add(user)
     rnd = Round.objects.create(event=event, number=1)
     ids = []
@@ -140,6 +143,18 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--modes", default="paced,flat", help="phases to run: paced, flat")
+    parser.add_argument(
+        "--tc",
+        default="7200",
+        help="the event's time control: 7200 (classical: deadlines too far to queue a flag "
+        "task per move) or e.g. 300+3 (blitz: every move queues one)",
+    )
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=3.0,
+        help="seconds of paced load on other games before measuring (not reported)",
+    )
     parser.add_argument("--kinds", default="bare,api", help="endpoints to load: bare, api")
     args = parser.parse_args()
     if not args.port:
@@ -153,8 +168,8 @@ def main() -> int:
     line = legal_line(120)
     modes, kinds = args.modes.split(","), args.kinds.split(",")
     sets = {
-        (kind, mode): make_games(args.games, start=(kind == "api"))
-        for mode in modes
+        (kind, mode): make_games(args.games, start=(kind == "api"), time_control=args.tc)
+        for mode in [*modes, "warmup"]
         for kind in kinds
     }
     workdir = Path(tempfile.mkdtemp(prefix="bench-move-entry-"))
@@ -169,7 +184,7 @@ def main() -> int:
             sys.executable,
             "-m",
             "uvicorn",
-            os.environ.get("ASGI_APP", "arbiter.asgi:application"),
+            "arbiter.asgi:application",
             "--workers",
             str(args.workers),
             "--host",
@@ -187,10 +202,17 @@ def main() -> int:
     try:
         wait_http(args.port)
         print(
-            f"move entry, {args.games} games, uvicorn {args.workers} workers, {args.db}, "
+            f"move entry, {args.games} games, time control {args.tc}, uvicorn {args.workers} "
+            f"workers, {args.db}, {args.warmup:g} s warm-up, "
             f"gate {os.environ.get('API_DB_CONCURRENCY') or ('1' if args.db == 'sqlite' else '4')} per worker",
             flush=True,
         )
+        for kind in kinds if args.warmup else ():
+            # A server that has run a while: connections open, statements prepared.
+            ids, token = sets[(kind, "warmup")]
+            asyncio.run(
+                run_phase(args.port, kind, ids, token, line, rate=args.rate, seconds=args.warmup)
+            )
         for mode in modes:
             for kind in kinds:
                 ids, token = sets[(kind, mode)]
