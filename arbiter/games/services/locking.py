@@ -101,7 +101,8 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> li
     rounds: dict[int, Round] = {}
     for row in rows:
         game = sqlrows.instance(Game, row[:n])
-        extras = [sqlrows.convert(m, f, v) for (_, m, f), v in zip(_EXTRAS, row[n:-1], strict=True)]
+        values = zip(_EXTRAS, row[n:-1], strict=True)
+        extras = [sqlrows.convert(model, field, v) for (_, model, field), v in values]
         _attach_related(game, extras, bool(row[-1]), rounds, by_id)
         games.append(game)
     clock_ids = [g.clock_id for g in games if g.clock_id is not None]
