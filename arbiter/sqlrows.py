@@ -27,7 +27,7 @@ def columns(model, alias: str, *, prefix: str = "") -> str:
 
 
 @cache
-def _loader(model, field_name: str, vendor: str) -> tuple[object, tuple]:
+def loader(model, field_name: str, vendor: str) -> tuple[object, tuple]:
     """(column expression, its converters) of one field, as the ORM's compiler finds them."""
     col = model._meta.get_field(field_name).get_col(model._meta.db_table)
     return col, tuple(connection.ops.get_db_converters(col) + col.get_db_converters(connection))
@@ -35,17 +35,31 @@ def _loader(model, field_name: str, vendor: str) -> tuple[object, tuple]:
 
 def convert(model, field_name: str, value):
     """`value` of `model.field_name` read by a plain cursor, as the ORM would give it."""
-    col, converters = _loader(model, field_name, connection.vendor)
+    col, converters = loader(model, field_name, connection.vendor)
     for converter in converters:
         value = converter(value, col, connection)
     return value
 
 
+@cache
+def _plan(model, vendor: str) -> tuple[list[str], list[tuple[int, object, tuple]]]:
+    """The attnames of `model`'s concrete fields, and the fields that need converting."""
+    fields = model._meta.concrete_fields
+    convert_at = []
+    for i, field in enumerate(fields):
+        col, converters = loader(model, field.name, vendor)
+        if converters:
+            convert_at.append((i, col, converters))
+    return [f.attname for f in fields], convert_at
+
+
 def instance(model, row) -> object:
     """The `model` instance of `row`: the values of columns(model, ...), in that order."""
-    fields = model._meta.concrete_fields
-    names = [f.attname for f in fields]
-    values = [convert(model, f.name, value) for f, value in zip(fields, row, strict=True)]
+    names, convert_at = _plan(model, connection.vendor)
+    values = list(row)
+    for i, col, converters in convert_at:
+        for converter in converters:
+            values[i] = converter(values[i], col, connection)
     return model.from_db(connection.alias, names, values)
 
 
