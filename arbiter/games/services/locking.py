@@ -46,9 +46,11 @@ LEFT JOIN {Player._meta.db_table} bp ON bp.id = g.black_id
 WHERE g.id IN ({{ids}})
 """
 # Read after the lock, in a statement of its own: on PostgreSQL a row joined to a locked one
-# may be the version from before the lock was granted.
+# may be the version from before the lock was granted, while a statement that runs after the
+# lock statement sees the latest. Both go out in one round trip (sqlrows.batched).
 _CLOCK_SQL = (
-    f"SELECT {sqlrows.columns(Clock, 'c')} FROM {Clock._meta.db_table} c WHERE id IN ({{ids}})"
+    f"SELECT {sqlrows.columns(Clock, 'c')} FROM {Clock._meta.db_table} c"
+    f" JOIN {Game._meta.db_table} g ON g.clock_id = c.id WHERE g.id IN ({{ids}})"
 )
 
 
@@ -93,9 +95,12 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> li
             sql += " SKIP LOCKED"
     elif connection.features.has_select_for_update:
         sql += " FOR UPDATE"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [by_id, *ids])
-        rows = cursor.fetchall()
+    clock_sql = _CLOCK_SQL.format(ids=", ".join(["%s"] * len(ids)))
+    with sqlrows.batched(), connection.cursor() as locked, connection.cursor() as clocks:
+        locked.execute(sql, [by_id, *ids])
+        clocks.execute(clock_sql, ids)
+        rows = locked.fetchall()
+        clock_of = {c.pk: c for c in (sqlrows.instance(Clock, r) for r in clocks.fetchall())}
     n = len(Game._meta.concrete_fields)
     games = []
     rounds: dict[int, Round] = {}
@@ -104,15 +109,9 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> li
         values = zip(_EXTRAS, row[n:-1], strict=True)
         extras = [sqlrows.convert(model, field, v) for (_, model, field), v in values]
         _attach_related(game, extras, bool(row[-1]), rounds, by_id)
+        if game.clock_id is not None:
+            game.clock = clock_of[game.clock_id]
         games.append(game)
-    clock_ids = [g.clock_id for g in games if g.clock_id is not None]
-    if clock_ids:
-        with connection.cursor() as cursor:
-            cursor.execute(_CLOCK_SQL.format(ids=", ".join(["%s"] * len(clock_ids))), clock_ids)
-            clocks = {c.pk: c for c in (sqlrows.instance(Clock, r) for r in cursor.fetchall())}
-        for game in games:
-            if game.clock_id is not None:
-                game.clock = clocks[game.clock_id]
     return games
 
 
