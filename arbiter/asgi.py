@@ -3,8 +3,9 @@
 Every view here is synchronous, so Django runs as a WSGI application inside the ASGI server,
 on a fixed pool of threads (a2wsgi). Django's own ASGI handler runs each sync request in a
 new thread with its own executor and hops between the event loop and threads around sync
-middleware: about 3.3 ms a request where this costs 1.5 ms (a bare locked write, measured with
-benchmarks/move_entry.py), and a new thread also means a new database connection per request.
+middleware: about 3.3 ms a request where this costs 1.5 ms (the bare locked write of
+benchmarks/move_entry.py, one request at a time), and a new thread also means a new database
+connection per request.
 An async endpoint (live boards, later) would be routed here to Django's ASGI handler.
 """
 
@@ -26,7 +27,6 @@ application = WSGIMiddleware(get_wsgi_application(), workers=WEB_THREADS)
 from django.urls import get_resolver  # noqa: E402
 
 get_resolver().url_patterns  # noqa: B018 - the access imports the URLconf
-# What is loaded by now lives as long as the process: keep the cyclic garbage collector from
-# scanning it again and again (its full passes stalled every request of a worker for ~80 ms,
-# seen as a p99 spike in benchmarks/move_entry.py).
+# What is loaded by now (about 135,000 objects) lives as long as the process: keep the cyclic
+# garbage collector from scanning it again on every full pass, which stalls all requests.
 gc.freeze()

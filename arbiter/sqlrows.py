@@ -17,13 +17,10 @@ from functools import cache
 from django.db import connection
 
 
-def columns(model, alias: str, *, prefix: str = "") -> str:
-    """`alias.col AS prefix_col, ...` for every concrete field of `model`, in field order."""
+def columns(model, alias: str) -> str:
+    """`alias.col, ...` for every concrete field of `model`, in field order (for instance())."""
     quote = connection.ops.quote_name
-    return ", ".join(
-        f"{alias}.{quote(f.column)}" + (f" AS {quote(prefix + f.column)}" if prefix else "")
-        for f in model._meta.concrete_fields
-    )
+    return ", ".join(f"{alias}.{quote(f.column)}" for f in model._meta.concrete_fields)
 
 
 @cache

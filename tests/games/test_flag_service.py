@@ -183,3 +183,12 @@ def test_arm_upcoming_skips_finished_flagged_and_stopped_clocks(
     services.check_flag(running.pk, ply=0)  # running's flag falls: the game is over
     assert services.arm_upcoming(t0 - flags.ARM_HORIZON + 300 * S) == 0
     assert armed == []
+
+
+def test_the_arming_task_runs_every_arm_every_on_the_clock_queue(settings, monkeypatch):
+    entry = settings.CELERY_BEAT_SCHEDULE["arm-flags"]
+    assert entry["task"] == tasks.arm_flags.name
+    assert entry["schedule"] == flags.ARM_EVERY.total_seconds()
+    assert entry["options"]["queue"] == "clock"
+    monkeypatch.setattr(services, "arm_upcoming", lambda: 3)
+    assert tasks.arm_flags() == 3

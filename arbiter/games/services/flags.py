@@ -4,6 +4,8 @@ Three callers, all idempotent (DESIGN.md, Deadlines): the ETA task for the curre
 sweep of clocks whose deadline has passed (every second), and a lazy check on every read or
 write of the game. Each re-reads the game under lock; a stale call finds a newer ply, a
 finished game or a flag already recorded, and does nothing. Tasks are never revoked.
+A deadline more than ARM_HORIZON away gets its task from the beat task arm_flags once it
+comes within the horizon, not from the move that set it.
 
 FMJD (Annex 3, shared/rules/DIGEST.md section 10): a player who exceeds the time limit loses.
 The event's `flag_policy` says what happens at once: "automatic" ends the game (loss for the
