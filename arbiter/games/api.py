@@ -48,6 +48,11 @@ def get_game(request, game_id: int):
 @router.post("/games/{int:game_id}/moves", auth=API_AUTH, response={201: dict})
 @decorate_view(db_gate)
 def post_move(request, game_id: int, payload: MoveIn):
+    """Play a move (PDN, e.g. `32-28`, `20x38x21x8x35`) as ply `ply`. 201: the game's state
+    after it, with the move as stored under `move` (GET /games/{id} lists every move).
+    409: stale ply, game over, clock stopped or time out, with the current state under `game`.
+    422: not legal, with the reason and the legal moves. A repeated `request_id` gets the first
+    answer again."""
     state = services.submit_move(
         game_id, ply=payload.ply, move=payload.move, request_id=payload.request_id, by=request.user
     )

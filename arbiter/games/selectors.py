@@ -22,26 +22,28 @@ def rules_game(game: Game) -> RulesGame:
 
 _MOVES_SQL = (
     f"SELECT ply, notation, fen_after, white_ms, black_ms, played_at FROM {Move._meta.db_table}"
-    " WHERE game_id = %s AND ply <= %s ORDER BY ply"
+    " WHERE game_id = %s ORDER BY ply"
 )
 
 
-def move_list(game_id: int, *, up_to_ply: int | None = None) -> list[dict]:
-    """The moves of a game in order (one plain query: it runs on every move and read)."""
+def move_record(ply, notation, fen_after, white_ms, black_ms, played_at: datetime) -> dict:
+    """One move as the state's "moves" list and a move's answer show it."""
+    return {
+        "ply": ply,
+        "notation": notation,
+        "fen_after": fen_after,
+        "white_ms": white_ms,
+        "black_ms": black_ms,
+        "played_at": played_at.isoformat(),
+    }
+
+
+def move_list(game_id: int) -> list[dict]:
+    """The moves of a game in order (one plain query: it runs on every read)."""
     with connection.cursor() as cursor:
-        cursor.execute(_MOVES_SQL, [game_id, up_to_ply if up_to_ply is not None else 2**31 - 1])
+        cursor.execute(_MOVES_SQL, [game_id])
         rows = cursor.fetchall()
-    return [
-        {
-            "ply": ply,
-            "notation": notation,
-            "fen_after": fen_after,
-            "white_ms": white_ms,
-            "black_ms": black_ms,
-            "played_at": sqlrows.convert(Move, "played_at", played_at).isoformat(),
-        }
-        for ply, notation, fen_after, white_ms, black_ms, played_at in rows
-    ]
+    return [move_record(*row[:5], sqlrows.convert(Move, "played_at", row[5])) for row in rows]
 
 
 def _player(player) -> dict | None:
@@ -111,7 +113,10 @@ def game_state(
 
 def state_as_answered(move: Move) -> dict:
     """The answer given when `move` was accepted (for a retry of its request_id)."""
-    return {**move.response, "moves": move_list(move.game_id, up_to_ply=move.ply)}
+    record = move_record(
+        move.ply, move.notation, move.fen_after, move.white_ms, move.black_ms, move.played_at
+    )
+    return {**move.response, "move": record}
 
 
 def game_for_read(game_id: int) -> Game:

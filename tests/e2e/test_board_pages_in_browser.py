@@ -127,6 +127,10 @@ def test_board_page_shows_the_position_and_blacks_clock_running(
     )
     game.refresh_from_db()
     assert game.ply == 6
+    # The answer carries the new move only: the page appends it to the moves it showed.
+    browser.wait_for(f"document.getElementById('move-list').innerText.includes('{legal}')")
+    moves = browser.js("document.getElementById('move-list').innerText")
+    assert re.search(r"1\s+32-28.*19-23", moves) and "37-32" in moves, moves
 
 
 def test_clock_display_formats():

@@ -108,7 +108,7 @@ def test_ambiguous_short_capture_is_a_422_listing_the_full_paths(db, arbiter_use
     state = services.submit_move(
         game.pk, ply=1, move="20x38x21x8x35", request_id="r2", by=arbiter_user
     )
-    assert state["moves"][0]["notation"] == "20x38x21x8x35"
+    assert state["move"]["notation"] == "20x38x21x8x35"
 
 
 @pytest.mark.parametrize("who", ["stranger", "black_player", "anonymous", "other_arbiter"])
@@ -180,7 +180,7 @@ def test_claim_policy_records_the_flag_and_leaves_the_game_open(db, arbiter_user
     services.adjust_clock(game, "white", 30_000, by=arbiter_user, reason="faulty clock")
     services.resume_clocks(game, by=arbiter_user)
     state = services.submit_move(game.pk, ply=1, move="32-28", request_id="r3", by=white)
-    assert state["flag"] is None and state["moves"][0]["white_ms"] == 30_000
+    assert state["flag"] is None and state["move"]["white_ms"] == 30_000
     actions = list(ClockLog.objects.filter(clock=game.clock).values_list("action", flat=True))
     assert actions == ["start", "flag", "adjust", "resume"]
 

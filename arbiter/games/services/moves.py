@@ -59,7 +59,8 @@ class _Refused:
 
 
 def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:  # noqa: C901
-    """Play `move` as ply number `ply` of the game; return the game's state after it.
+    """Play `move` as ply number `ply` of the game; return the game's state after it, with
+    the move as stored under "move" (not the whole list of moves: GET has it).
 
     - Forbidden (403): `by` is neither an arbiter of the event nor a player of the game, or is
       the player who is not to move.
@@ -222,7 +223,8 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
     if clock is not None:
         white_ms, black_ms = clockmath.remaining(clock.state, clock.tc, now)
     answer = selectors.game_state(game, now, record=rules_game, with_moves=False)
-    # Writes whose row counts nobody reads, then one read: one round trip on PostgreSQL.
+    record = selectors.move_record(ply, notation, game.fen, white_ms, black_ms, now)
+    # Plain writes whose row counts nobody reads: one round trip on PostgreSQL.
     with sqlrows.batched():
         if clock is not None:
             save_clock(clock)
@@ -242,8 +244,7 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
                 "response": answer,
             },
         )
-        moves = selectors.move_list(game.pk)
     if outcome is not None:
         record_endings([game])
     on_commit_arm(game)
-    return {**answer, "moves": moves}
+    return {**answer, "move": record}

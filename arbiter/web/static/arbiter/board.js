@@ -189,7 +189,11 @@
         if (res.ok) {
           clearMessage();
           $("move-input").value = "";
-          render(res.body);
+          // The answer carries the accepted move, not the whole list: append it.
+          var next = res.body;
+          next.moves = (state.moves || []).filter(function (m) { return m.ply < next.move.ply; });
+          next.moves.push(next.move);
+          render(next);
         } else if (res.status === 409) {
           show("conflict", res.body.message || "The game has moved on.");
           if (res.body.game) render(res.body.game);
