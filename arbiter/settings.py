@@ -140,11 +140,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 1.0,
         "options": {"queue": "clock", "expires": 5},
     },
-    # Flag tasks for deadlines coming within ten minutes (moves arm only nearer ones).
+    # Flag tasks for deadlines coming within two minutes (moves arm only nearer ones).
     "arm-flags": {
         "task": "arbiter.games.tasks.arm_flags",
-        "schedule": 60.0,
-        "options": {"queue": "clock", "expires": 60},
+        "schedule": 30.0,
+        "options": {"queue": "clock", "expires": 30},
     },
     # FMJD 10.5 (competition rules): a player later than the event's delay loses by forfeit.
     "late-arrival-forfeits": {

@@ -35,6 +35,6 @@ def sweep_flags() -> int:
 
 @shared_task(name="arbiter.games.tasks.arm_flags", ignore_result=True)
 def arm_flags() -> int:
-    """Every minute (beat): the flag tasks of deadlines now within services.flags.ARM_HORIZON
+    """Every 30 s (beat): the flag tasks of deadlines now within services.flags.ARM_HORIZON
     (moves arm only deadlines that close themselves)."""
     return services.arm_upcoming()

@@ -12,7 +12,7 @@ from arbiter.games.models import Game
 from arbiter.games.services import flags
 from clocks.models import ClockLog
 
-from .factories import make_game, make_player
+from .factories import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -30,14 +30,16 @@ def armed(monkeypatch):
 def test_fmjd_annex3_start_runs_whites_clock_and_arms_the_flag_task(
     setup, clock_at, t0, armed, django_capture_on_commit_callbacks
 ):
+    # 90 s each: the deadline is within the arming horizon, so the task is queued at once.
+    game = make_game(make_event(time_control="90", arbiter=setup.arbiter))
     clock_at(t0)
     with django_capture_on_commit_callbacks(execute=True):
-        state = services.start_clocks(setup.game, by=setup.arbiter, reason="round 1")
+        state = services.start_clocks(game, by=setup.arbiter, reason="round 1")
     assert state["status"] == "running"
     assert state["clock"]["running"] == "white"
-    assert state["clock"]["deadline"] == (t0 + 300 * S).isoformat()
-    assert armed == [(setup.game.pk, 0, t0 + 300 * S)]
-    log = ClockLog.objects.get(clock__game=setup.game)
+    assert state["clock"]["deadline"] == (t0 + 90 * S).isoformat()
+    assert armed == [(game.pk, 0, t0 + 90 * S)]
+    log = ClockLog.objects.get(clock__game=game)
     assert (log.action, log.user, log.reason, log.at) == ("start", setup.arbiter, "round 1", t0)
 
 
@@ -46,14 +48,14 @@ def test_adjustment_moves_the_deadline_and_rearms_the_task(
 ):
     clock_at(t0)
     services.start_clocks(setup.game, by=setup.arbiter)
-    clock_at(t0 + 20 * S)
+    clock_at(t0 + 250 * S)  # 50 s left, 110 s after the adjustment: within the horizon
     with django_capture_on_commit_callbacks(execute=True):
         state = services.adjust_clock(
             setup.game, "white", 60_000, by=setup.arbiter, reason="opponent disturbed"
         )
     game = Game.objects.select_related("clock").get(pk=setup.game.pk)
     assert game.clock.deadline == t0 + 360 * S
-    assert state["clock"]["white_ms"] == 340_000
+    assert state["clock"]["white_ms"] == 110_000
     assert armed == [(game.pk, 0, t0 + 360 * S)]
     log = ClockLog.objects.get(clock=game.clock, action="adjust")
     assert (log.side, log.delta_ms, log.reason) == ("white", 60_000, "opponent disturbed")

@@ -152,22 +152,29 @@ def test_a_move_with_a_distant_deadline_queues_no_task_until_it_comes_within_the
         services.submit_move(game.pk, ply=1, move="32-28", request_id="a", by=setup.arbiter)
     assert armed == []
     black_out = t0 + 7200 * S
-    # Beat's runs: nothing while the deadline is beyond ten minutes, then one run arms it
-    # with the exact deadline; the next run, whose window overlaps, may arm it once more.
-    assert services.arm_upcoming(black_out - flags.ARM_HORIZON - 61 * S) == 0
-    assert services.arm_upcoming(black_out - flags.ARM_HORIZON + 30 * S) == 1
+    # Beat's runs: nothing while the deadline is beyond the horizon, then the run that sees
+    # it come within arms it with the exact deadline; the next run, whose window overlaps,
+    # arms it once more; later runs no longer do.
+    first = black_out - flags.ARM_HORIZON
+    assert services.arm_upcoming(first - flags.ARM_EVERY - S) == 0
+    assert services.arm_upcoming(first) == 1
     assert armed == [(game.pk, 1, black_out)]
-    assert services.arm_upcoming(black_out - flags.ARM_HORIZON + 90 * S) == 1
-    assert services.arm_upcoming(black_out - flags.ARM_HORIZON + 150 * S) == 0
+    assert services.arm_upcoming(first + flags.ARM_EVERY) == 1
+    assert services.arm_upcoming(first + 2 * flags.ARM_EVERY) == 0
 
 
 def test_a_move_with_a_near_deadline_queues_its_task_at_once(
-    running, setup, clock_at, t0, armed, django_capture_on_commit_callbacks
+    setup, clock_at, t0, armed, django_capture_on_commit_callbacks
 ):
-    clock_at(t0 + 10 * S)
+    from .factories import make_event, make_game
+
+    game = make_game(make_event(time_control="90", arbiter=setup.arbiter))
+    clock_at(t0)
     with django_capture_on_commit_callbacks(execute=True):
-        services.submit_move(running.pk, ply=1, move="32-28", request_id="a", by=setup.white)
-    assert armed == [(running.pk, 1, t0 + 310 * S)]
+        services.start_clocks(game, by=setup.arbiter)
+        clock_at(t0 + 10 * S)
+        services.submit_move(game.pk, ply=1, move="32-28", request_id="a", by=setup.arbiter)
+    assert armed == [(game.pk, 0, t0 + 90 * S), (game.pk, 1, t0 + 100 * S)]
 
 
 def test_arm_upcoming_skips_finished_flagged_and_stopped_clocks(

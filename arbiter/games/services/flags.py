@@ -42,12 +42,13 @@ log = logging.getLogger(__name__)
 #: never sleeps longer than this, and re-arms itself when woken before the deadline.
 MAX_ETA = timedelta(minutes=5)
 #: A move or clock action whose deadline is further away than this queues no task:
-#: arm_upcoming() queues it when the deadline comes this close. Most moves of a classical game
-#: (deadlines an hour away) then cost the broker nothing: publishing a task was a quarter of a
-#: move's cost under load (benchmarks/move_entry.py).
-ARM_HORIZON = timedelta(minutes=10)
+#: arm_upcoming() queues it when the deadline comes this close. Moves made with more than two
+#: minutes left (all of a classical game's but the last, most of a blitz game's) then cost the
+#: broker nothing: publishing a task was a quarter of a move's cost under load
+#: (benchmarks/move_entry.py).
+ARM_HORIZON = timedelta(minutes=2)
 #: How often beat runs arm_upcoming (settings.CELERY_BEAT_SCHEDULE, "arm-flags").
-ARM_EVERY = timedelta(minutes=1)
+ARM_EVERY = timedelta(seconds=30)
 
 
 def apply_flag(game: Game, side: clockmath.Side, now: datetime) -> tuple[list[str], ClockLog]:
@@ -291,8 +292,8 @@ _UPCOMING_SQL = (
 
 def arm_upcoming(now: datetime | None = None) -> int:
     """Every ARM_EVERY (beat): queue the flag task of each deadline that came within
-    ARM_HORIZON since the run before. The window spans two runs, so a run late by up to a
-    minute misses nothing; a deadline armed twice is flagged once (the task is idempotent).
+    ARM_HORIZON since the run before. The window spans two runs, so one late or missed run
+    loses nothing; a deadline armed twice is flagged once (the task is idempotent).
     Returns the number of tasks queued."""
     now = now or timezone.now()
     start = max(now, now + ARM_HORIZON - 2 * ARM_EVERY)
