@@ -24,7 +24,7 @@ def columns(model, alias: str) -> str:
 
 
 @cache
-def loader(model, field_name: str, vendor: str) -> tuple[object, tuple]:
+def _loader(model, field_name: str, vendor: str) -> tuple[object, tuple]:
     """(column expression, its converters) of one field, as the ORM's compiler finds them."""
     col = model._meta.get_field(field_name).get_col(model._meta.db_table)
     return col, tuple(connection.ops.get_db_converters(col) + col.get_db_converters(connection))
@@ -32,7 +32,7 @@ def loader(model, field_name: str, vendor: str) -> tuple[object, tuple]:
 
 def convert(model, field_name: str, value):
     """`value` of `model.field_name` read by a plain cursor, as the ORM would give it."""
-    col, converters = loader(model, field_name, connection.vendor)
+    col, converters = _loader(model, field_name, connection.vendor)
     for converter in converters:
         value = converter(value, col, connection)
     return value
@@ -44,7 +44,7 @@ def _plan(model, vendor: str) -> tuple[list[str], list[tuple[int, object, tuple]
     fields = model._meta.concrete_fields
     convert_at = []
     for i, field in enumerate(fields):
-        col, converters = loader(model, field.name, vendor)
+        col, converters = _loader(model, field.name, vendor)
         if converters:
             convert_at.append((i, col, converters))
     return [f.attname for f in fields], convert_at

@@ -127,7 +127,7 @@ async def run_phase(
 
     await asyncio.gather(*(play(i, g) for i, g in enumerate(game_ids)))
     elapsed = min(time.perf_counter(), t_end) - t_start
-    if os.environ.get("BENCH_TIMELINE"):
+    if os.environ.get("BENCH_TIMELINE") == "1":
         for second in range(int(seconds) + 1):
             lat = [ms for at, ms in timeline if second <= at < second + 1]
             print(f"    t={second:2}s {summary_ms(lat)}", flush=True)
