@@ -84,6 +84,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
         "timeout": 10,
     }
+    # sqlrows.cursor() prepares the few statements every move runs (Django's own cursors bind
+    # on the client and never prepare). Django turns preparing off for all connections, for
+    # poolers that cannot keep prepared statements: DB_PREPARE=0 does the same here (e.g.
+    # behind PgBouncer in transaction mode before 1.21).
+    if os.environ.get("DB_PREPARE", "1") != "0":
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # IMMEDIATE transactions take the write lock at BEGIN, so a locked game row is really
     # locked (SQLite has no SELECT ... FOR UPDATE); WAL lets readers go on meanwhile.

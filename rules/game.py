@@ -278,7 +278,7 @@ class Game:
             rule_plies = int(state["endgame_plies"])
             if rule != endgame_rule(current) or kings_only < 0 or rule_plies < 0:
                 raise RulesError("rules state: the counters do not match the position")
-            start_fen = Position.from_fen(state["start_fen"]).fen()
+            start_fen = _cached_position(state["start_fen"]).fen()
         except RulesError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:

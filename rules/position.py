@@ -444,7 +444,7 @@ class Position:
     the `white`, `black`, `kings` and `white_to_move` properties.
     """
 
-    __slots__ = ("_w", "_b", "_k", "_wtm", "_moves", "_by_key", "_routes", "_z")
+    __slots__ = ("_w", "_b", "_k", "_wtm", "_moves", "_by_key", "_routes", "_z", "_fen")
 
     def __init__(self, white: int, black: int, kings: int, white_to_move: bool = True):
         self._w = white
@@ -455,6 +455,7 @@ class Position:
         self._by_key = None
         self._routes = None
         self._z = None
+        self._fen = None
 
     white = property(lambda self: self._w, doc="bitboard of White's pieces")
     black = property(lambda self: self._b, doc="bitboard of Black's pieces")
@@ -474,13 +475,15 @@ class Position:
 
     def fen(self) -> str:
         """Canonical PDN FEN: side to move, White's pieces, Black's pieces, ascending."""
-        return ":".join(
-            (
-                "W" if self._wtm else "B",
-                _fen_section("W", self._w, self._k),
-                _fen_section("B", self._b, self._k),
+        if self._fen is None:  # kept: a move's service writes it in three places
+            self._fen = ":".join(
+                (
+                    "W" if self._wtm else "B",
+                    _fen_section("W", self._w, self._k),
+                    _fen_section("B", self._b, self._k),
+                )
             )
-        )
+        return self._fen
 
     # ----- queries
 
@@ -704,7 +707,7 @@ class Position:
             new._b = (self._b ^ fb) | tb
             new._wtm = True
         new._k = kings
-        new._moves = new._by_key = new._routes = new._z = None
+        new._moves = new._by_key = new._routes = new._z = new._fen = None
         return new
 
     def is_game_over(self) -> bool:

@@ -38,3 +38,11 @@ def django_db_modify_db_settings(
     )
     if needs_file and db["ENGINE"].endswith("sqlite3") and not db.get("TEST", {}).get("NAME"):
         db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+
+
+def pytest_configure(config) -> None:
+    """Test users' passwords get a fast hasher: the suite creates hundreds of users, and
+    PBKDF2 costs up to a second each on a slow machine (the product keeps Django's default)."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

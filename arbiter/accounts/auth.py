@@ -26,7 +26,7 @@ def _token_sql() -> str:
 
 def user_for_token(key: str):
     """The active user holding the API token `key`, or None."""
-    with connection.cursor() as cursor:
+    with sqlrows.cursor() as cursor:
         cursor.execute(_token_sql(), [key])
         row = cursor.fetchone()
     return None if row is None else sqlrows.instance(get_user_model(), row)

@@ -147,7 +147,7 @@ def _flag_row(game_id) -> tuple | None:
         game_id = int(game_id)
     except (TypeError, ValueError):
         return None
-    with connection.cursor() as cursor:
+    with sqlrows.cursor() as cursor:
         cursor.execute(_ROW_SQL, [game_id])
         row = cursor.fetchone()
     if row is None:

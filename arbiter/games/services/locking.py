@@ -96,7 +96,13 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> li
     elif connection.features.has_select_for_update:
         sql += " FOR UPDATE"
     clock_sql = _CLOCK_SQL.format(ids=", ".join(["%s"] * len(ids)))
-    with sqlrows.batched(), connection.cursor() as locked, connection.cursor() as clocks:
+    # A single game's lock is prepared once per connection; a lock of many (the sweep) not.
+    prepare = len(ids) == 1
+    with (
+        sqlrows.batched(),
+        sqlrows.cursor(prepare=prepare) as locked,
+        sqlrows.cursor(prepare=prepare) as clocks,
+    ):
         locked.execute(sql, [by_id, *ids])
         clocks.execute(clock_sql, ids)
         rows = locked.fetchall()
