@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ninja import Router, Schema, Status
+from ninja import Router, Schema
 from ninja.decorators import decorate_view
 from ninja.security import SessionAuth
 
@@ -56,7 +56,10 @@ def post_move(request, game_id: int, payload: MoveIn):
     state = services.submit_move(
         game_id, ply=payload.ply, move=payload.move, request_id=payload.request_id, by=request.user
     )
-    return Status(201, state)
+    from arbiter.api import api  # the project's API, which includes this router
+
+    # Rendered as is: validating the state against `dict` made pydantic copy it (every move).
+    return api.create_response(request, state, status=201)
 
 
 @router.post("/games/{int:game_id}/clock", auth=API_AUTH)

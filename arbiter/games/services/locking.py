@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import connection
 from django.utils import timezone
 
 from arbiter import sqlrows
@@ -58,7 +57,7 @@ def _attached(model, **fields):
     """An instance of a row read elsewhere, holding only `fields`: every other field is
     deferred, so reading it loads it from the database instead of giving the default."""
     names = [f.attname for f in model._meta.concrete_fields if f.attname in fields]
-    return model.from_db(connection.alias, names, [fields[name] for name in names])
+    return model.from_db(sqlrows.db().alias, names, [fields[name] for name in names])
 
 
 def lock_game(game_id: int, *, by=None) -> Game:
@@ -89,11 +88,12 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> li
     if not ids:
         return []
     sql = _LOCK_SQL.format(ids=", ".join(["%s"] * len(ids))) + " ORDER BY g.id"
-    if connection.features.has_select_for_update_of:
+    features = sqlrows.db().features
+    if features.has_select_for_update_of:
         sql += " FOR UPDATE OF g"
-        if skip_locked and connection.features.has_select_for_update_skip_locked:
+        if skip_locked and features.has_select_for_update_skip_locked:
             sql += " SKIP LOCKED"
-    elif connection.features.has_select_for_update:
+    elif features.has_select_for_update:
         sql += " FOR UPDATE"
     clock_sql = _CLOCK_SQL.format(ids=", ".join(["%s"] * len(ids)))
     # A single game's lock is prepared once per connection; a lock of many (the sweep) not.
