@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
 from arbiter import sqlrows
 from arbiter.games import services
@@ -65,3 +65,60 @@ def test_insert_row_stores_what_the_orm_reads_back(setup, t0):
         None,
         {"ok": [1, "é"]},
     )
+
+
+def _move_row(game, ply: int, request_id: str, t0) -> dict:
+    return {
+        "game": game.pk,
+        "ply": ply,
+        "notation": "32-28",
+        "fen_after": "W:W28:B19",
+        "white_ms": 1,
+        "black_ms": 2,
+        "played_at": t0,
+        "request_id": request_id,
+        "by": None,
+        "response": {},
+    }
+
+
+def test_writes_together_store_every_row_at_the_end_of_the_block(setup, t0):
+    game = setup.game
+    game.fen, game.ply = "W:W28:B19", 1
+    with sqlrows.together():
+        sqlrows.update_rows(Game, [game], ["fen", "ply"])
+        sqlrows.insert_row(Move, _move_row(game, 1, "r1", t0))
+        # Nothing is written before the block ends.
+        assert not Move.objects.filter(game=game).exists()
+        assert Game.objects.get(pk=game.pk).ply == 0
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.fen, stored.ply) == ("W:W28:B19", 1)
+    assert list(Move.objects.filter(game=game).values_list("request_id", flat=True)) == ["r1"]
+
+
+def test_writes_together_write_nothing_when_the_block_raises(setup, t0):
+    game = setup.game
+    game.ply = 5
+    with pytest.raises(ValueError), sqlrows.together():
+        sqlrows.update_rows(Game, [game], ["ply"])
+        sqlrows.insert_row(Move, _move_row(game, 1, "r1", t0))
+        raise ValueError("refused")
+    assert Game.objects.get(pk=game.pk).ply == 0
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_a_failing_write_together_fails_them_all(setup, t0):
+    """A duplicate move (unique game and ply) fails the statement: the game is not updated."""
+    game = setup.game
+    sqlrows.insert_row(Move, _move_row(game, 1, "r1", t0))
+    game.ply = 7
+    with pytest.raises(IntegrityError), transaction.atomic(), sqlrows.together():
+        sqlrows.update_rows(Game, [game], ["ply"])
+        sqlrows.insert_row(Move, _move_row(game, 1, "r2", t0))
+    assert Game.objects.get(pk=game.pk).ply == 0
+    assert list(Move.objects.filter(game=game).values_list("request_id", flat=True)) == ["r1"]
+
+
+def test_writes_together_do_not_nest():
+    with pytest.raises(RuntimeError, match="does not nest"), sqlrows.together(), sqlrows.together():
+        pass
