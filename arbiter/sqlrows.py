@@ -40,9 +40,10 @@ def _loader(model, field_name: str, vendor: str) -> tuple[object, tuple]:
     return col, tuple(conn.ops.get_db_converters(col) + col.get_db_converters(conn))
 
 
-def convert(model, field_name: str, value):
-    """`value` of `model.field_name` read by a plain cursor, as the ORM would give it."""
-    conn = db()
+def convert(model, field_name: str, value, conn=None):
+    """`value` of `model.field_name` read by a plain cursor, as the ORM would give it.
+    `conn`: the connection (db()), where the caller holds it already."""
+    conn = conn or db()
     col, converters = _loader(model, field_name, conn.vendor)
     for converter in converters:
         value = converter(value, col, conn)
@@ -61,9 +62,9 @@ def _plan(model, vendor: str) -> tuple[list[str], list[tuple[int, object, tuple]
     return [f.attname for f in fields], convert_at
 
 
-def instance(model, row) -> object:
+def instance(model, row, conn=None) -> object:
     """The `model` instance of `row`: the values of columns(model, ...), in that order."""
-    conn = db()
+    conn = conn or db()
     names, convert_at = _plan(model, conn.vendor)
     values = list(row)
     for i, col, converters in convert_at:

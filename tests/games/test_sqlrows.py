@@ -122,3 +122,28 @@ def test_a_failing_write_together_fails_them_all(setup, t0):
 def test_writes_together_do_not_nest():
     with pytest.raises(RuntimeError, match="does not nest"), sqlrows.together(), sqlrows.together():
         pass
+
+
+@pytest.mark.postgres
+def test_the_statements_every_move_runs_are_prepared_once_per_connection(setup, clock_at, t0):
+    """PostgreSQL: the lock, the clock read and the writes are parsed and planned once per
+    connection (sqlrows.cursor), then reused: the second move prepares nothing new."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: DATABASE_URL is not a PostgreSQL server")
+
+    def prepared() -> list[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return sorted(row[0] for row in cursor.fetchall())
+
+    clock_at(t0)
+    services.start_clocks(setup.game, by=setup.arbiter)
+    # The first moves also write the game's start and each player's arrival: other columns.
+    plies = [("32-28", setup.white), ("19-23", setup.black), ("28x19", setup.white)]
+    for ply, (move, by) in enumerate(plies, start=1):
+        services.submit_move(setup.game.pk, ply=ply, move=move, request_id=str(ply), by=by)
+    before = prepared()
+    assert any("FOR UPDATE OF g" in sql for sql in before), before
+    assert any(sql.startswith("WITH w0 AS (UPDATE") for sql in before), before
+    services.submit_move(setup.game.pk, ply=4, move="14x23", request_id="4", by=setup.black)
+    assert prepared() == before

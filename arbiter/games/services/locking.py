@@ -53,11 +53,11 @@ _CLOCK_SQL = (
 )
 
 
-def _attached(model, **fields):
+def _attached(model, conn, **fields):
     """An instance of a row read elsewhere, holding only `fields`: every other field is
     deferred, so reading it loads it from the database instead of giving the default."""
     names = [f.attname for f in model._meta.concrete_fields if f.attname in fields]
-    return model.from_db(sqlrows.db().alias, names, [fields[name] for name in names])
+    return model.from_db(conn.alias, names, [fields[name] for name in names])
 
 
 def lock_game(game_id: int, *, by=None) -> Game:
@@ -88,7 +88,8 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> li
     if not ids:
         return []
     sql = _LOCK_SQL.format(ids=", ".join(["%s"] * len(ids))) + " ORDER BY g.id"
-    features = sqlrows.db().features
+    conn = sqlrows.db()
+    features = conn.features
     if features.has_select_for_update_of:
         sql += " FOR UPDATE OF g"
         if skip_locked and features.has_select_for_update_skip_locked:
@@ -106,28 +107,29 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> li
         locked.execute(sql, [by_id, *ids])
         clocks.execute(clock_sql, ids)
         rows = locked.fetchall()
-        clock_of = {c.pk: c for c in (sqlrows.instance(Clock, r) for r in clocks.fetchall())}
+        clock_of = {c.pk: c for c in (sqlrows.instance(Clock, r, conn) for r in clocks.fetchall())}
     n = len(Game._meta.concrete_fields)
     games = []
     rounds: dict[int, Round] = {}
     for row in rows:
-        game = sqlrows.instance(Game, row[:n])
+        game = sqlrows.instance(Game, row[:n], conn)
         values = zip(_EXTRAS, row[n:-1], strict=True)
-        extras = [sqlrows.convert(model, field, v) for (_, model, field), v in values]
-        _attach_related(game, extras, bool(row[-1]), rounds, by_id)
+        extras = [sqlrows.convert(model, field, v, conn) for (_, model, field), v in values]
+        _attach_related(game, extras, bool(row[-1]), rounds, by_id, conn)
         if game.clock_id is not None:
             game.clock = clock_of[game.clock_id]
         games.append(game)
     return games
 
 
-def _attach_related(game: Game, extras: list, by_arbiter: bool, rounds: dict, by_id) -> None:
+def _attach_related(game: Game, extras: list, by_arbiter: bool, rounds: dict, by_id, conn) -> None:
     (number, status, start, event_id, name, organizer_id, flag_policy, time_control,
      published, late_minutes, *players) = extras  # fmt: skip
     rnd = rounds.get(game.round_id)
     if rnd is None:  # games of one round share their round and event objects
         event = _attached(
             Event,
+            conn,
             id=event_id,
             name=name,
             organizer_id=organizer_id,
@@ -138,6 +140,7 @@ def _attach_related(game: Game, extras: list, by_arbiter: bool, rounds: dict, by
         )
         rnd = _attached(
             Round,
+            conn,
             id=game.round_id,
             event_id=event_id,
             number=number,
@@ -154,7 +157,7 @@ def _attach_related(game: Game, extras: list, by_arbiter: bool, rounds: dict, by
         if player_id is not None:
             surname, given_name, user_id = players[3 * i : 3 * i + 3]
             player = _attached(
-                Player, id=player_id, surname=surname, given_name=given_name, user_id=user_id
+                Player, conn, id=player_id, surname=surname, given_name=given_name, user_id=user_id
             )
             setattr(game, side, player)
 
