@@ -1,26 +1,27 @@
 """The ASGI application that uvicorn serves.
 
 Every view here is synchronous, so Django runs as a WSGI application inside the ASGI server,
-on a fixed pool of threads (a2wsgi). Django's own ASGI handler runs each sync request in a
-new thread with its own executor and hops between the event loop and threads around sync
-middleware: about 3.3 ms a request where this costs 1.5 ms (the bare locked write of
-benchmarks/move_entry.py, one request at a time), and a new thread also means a new database
-connection per request.
+on a fixed pool of threads (arbiter/wsgibridge.py). Django's own ASGI handler runs each sync
+request in a new thread with its own executor and hops between the event loop and threads
+around sync middleware: about 3.3 ms a request where a thread pool costs 1.5 ms (the bare
+locked write of benchmarks/move_entry.py, one request at a time), and a new thread also means
+a new database connection per request.
 An async endpoint (live boards, later) would be routed here to Django's ASGI handler.
 """
 
 import gc
 import os
 
-from a2wsgi import WSGIMiddleware
 from django.core.wsgi import get_wsgi_application
+
+from arbiter.wsgibridge import WSGIBridge
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings")
 
 #: Threads per server process that run requests (env WEB_THREADS).
 WEB_THREADS = max(1, int(os.environ.get("WEB_THREADS", "8")))
 
-application = WSGIMiddleware(get_wsgi_application(), workers=WEB_THREADS)
+application = WSGIBridge(get_wsgi_application(), threads=WEB_THREADS)
 
 # Load the URLconf, and with it every view and the API, now rather than on the first request:
 # it takes about 0.6 s, during which a worker's first moves would wait.
