@@ -21,8 +21,9 @@ def register_routers() -> None:
     from arbiter.games.api import router as games_router
     from arbiter.games.arrival_api import router as arrival_router
 
-    api.add_router("/", events_router)
+    # Games first: URL patterns are tried in order, and moves are most of the requests.
     api.add_router("/", games_router)
+    api.add_router("/", events_router)
     api.add_router("/", arrival_router)
 
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 __all__ = [
     "IncrementKind",
@@ -187,6 +188,12 @@ class TimeControl:
     @classmethod
     def parse(cls, tag: str) -> TimeControl:
         """Read a PDN/PGN TimeControl tag; raises a TimeControlError naming the bad part."""
+        if cls is TimeControl and isinstance(tag, str):
+            return _parse_tag(tag)  # a clock reads its tag on every move
+        return cls._parse(tag)
+
+    @classmethod
+    def _parse(cls, tag: str) -> TimeControl:
         if not isinstance(tag, str):
             raise TimeControlError(f"a TimeControl tag is a string, not {type(tag).__name__}")
         text = tag.strip()
@@ -311,3 +318,9 @@ PRESETS: dict[str, TimeControl] = {
     "blitz_5_3": TimeControl((Period(None, _minutes(5), _seconds(3), IncrementKind.FISCHER),)),
     "sudden_death_60": TimeControl((Period(None, _minutes(60)),)),
 }
+
+
+@lru_cache(maxsize=256)
+def _parse_tag(tag: str) -> TimeControl:
+    """TimeControl.parse, remembered: time controls are immutable, and errors are not cached."""
+    return TimeControl._parse(tag)
