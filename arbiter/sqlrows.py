@@ -155,7 +155,8 @@ def together() -> Iterator[None]:
 
 
 class _Prepared:
-    """psycopg's own cursor (parameters bound on the server), preparing what it executes."""
+    """psycopg's own cursor (parameters bound on the server); with `prepare`, each statement
+    it executes is prepared on its connection the first time, then reused."""
 
     def __init__(self, raw, prepare: bool):
         self._raw, self._prepare = raw, prepare
@@ -184,7 +185,7 @@ def cursor(*, prepare: bool = True) -> Iterator:
     the lock's five-table join on every move: preparing cut the server's CPU per move from
     1.3 to 0.5 ms (benchmarks/move_entry.py). Leave `prepare` off for one-off statements
     (e.g. a lock of many games), which would only fill the connection's cache.
-    Elsewhere: Django's cursor.
+    DB_PREPARE=0 (arbiter/settings.py) turns preparing off. Elsewhere: Django's cursor.
     """
     conn = db()
     if conn.vendor != "postgresql":

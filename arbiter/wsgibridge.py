@@ -21,6 +21,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 from a2wsgi.wsgi import build_environ
 
+#: The largest request body read (a player list or a PDN file is far smaller); a larger one
+#: gets 413 without reaching the application, and is not held in memory whole.
+MAX_BODY_BYTES = 16 * 1024 * 1024
+
 
 class _Response:
     """What the application gave to start_response and write(), and its body."""
@@ -70,6 +74,9 @@ class WSGIBridge:
             if message["type"] == "http.disconnect":
                 return  # the client left before sending all of its request
             body += message.get("body", b"")
+            if len(body) > MAX_BODY_BYTES:
+                await _too_large(send)
+                return
             if not message.get("more_body", False):
                 break
         environ = build_environ(scope, io.BytesIO(bytes(body)))
@@ -93,3 +100,18 @@ class WSGIBridge:
             if close is not None:
                 close()
         return response
+
+
+async def _too_large(send) -> None:
+    text = f"request body larger than {MAX_BODY_BYTES // (1024 * 1024)} MiB\n".encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"text/plain"),
+                (b"content-length", str(len(text)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": text})

@@ -152,3 +152,20 @@ def test_the_gate_lets_waiters_in_in_the_order_they_came_and_nobody_overtakes():
     for t in waiters:
         t.join()
     assert order == ["a", "b", "c", "holder"]
+
+
+def test_a_body_over_the_limit_gets_413_without_reaching_the_app(monkeypatch):
+    from arbiter import wsgibridge
+
+    monkeypatch.setattr(wsgibridge, "MAX_BODY_BYTES", 8)
+    app = _Echo()
+    sent = _serve(
+        WSGIBridge(app, threads=1),
+        _scope(),
+        [
+            {"type": "http.request", "body": b"12345", "more_body": True},
+            {"type": "http.request", "body": b"67890", "more_body": False},
+        ],
+    )
+    assert sent[0]["status"] == 413 and b"larger than" in sent[1]["body"]
+    assert app.closed_in is None

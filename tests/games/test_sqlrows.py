@@ -130,6 +130,8 @@ def test_the_statements_every_move_runs_are_prepared_once_per_connection(setup, 
     connection (sqlrows.cursor), then reused: the second move prepares nothing new."""
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: DATABASE_URL is not a PostgreSQL server")
+    if connection.settings_dict["OPTIONS"].get("prepare_threshold") is None:
+        pytest.skip("prepared statements are turned off (DB_PREPARE=0)")
 
     def prepared() -> list[str]:
         with connection.cursor() as cursor:
