@@ -74,7 +74,8 @@ def instance(model, row, conn=None) -> object:
 
 
 def insert_row(model, values: dict) -> None:
-    """INSERT one row of `model` (field name -> Python value), with no RETURNING."""
+    """INSERT one row of `model` (field name or attname -> Python value; a foreign key's value
+    is the related row's key), with no RETURNING."""
     fields = [model._meta.get_field(name) for name in values]
     conn = db()
     quote = conn.ops.quote_name
@@ -85,7 +86,7 @@ def insert_row(model, values: dict) -> None:
         + ", ".join(["%s"] * len(fields))
         + ")"
     )
-    params = [f.get_db_prep_save(values[f.name], conn) for f in fields]
+    params = [f.get_db_prep_save(v, conn) for f, v in zip(fields, values.values(), strict=True)]
     _run_one(sql, params)
 
 

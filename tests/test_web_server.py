@@ -169,3 +169,48 @@ def test_a_body_over_the_limit_gets_413_without_reaching_the_app(monkeypatch):
     )
     assert sent[0]["status"] == 413 and b"larger than" in sent[1]["body"]
     assert app.closed_in is None
+
+
+_TRY_LOCK = (
+    "import fcntl, os, sys\n"
+    "fd = os.open(sys.argv[1], os.O_RDWR)\n"
+    "try:\n"
+    "    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+    "except BlockingIOError:\n"
+    "    sys.exit(1)\n"
+)
+
+
+def test_on_sqlite_the_process_lock_holds_off_other_processes(tmp_path):
+    """Another server process cannot take it while a request holds it, and can after."""
+    import subprocess
+    import sys
+
+    fcntl = pytest.importorskip("fcntl")  # noqa: F841 - POSIX only
+    from arbiter.games.gate import ProcessLock
+
+    db = tmp_path / "db.sqlite3"
+    lock = ProcessLock({"ENGINE": "django.db.backends.sqlite3", "NAME": str(db)})
+
+    def other_process_gets_it() -> bool:
+        run = subprocess.run([sys.executable, "-c", _TRY_LOCK, f"{db}-gate"], check=False)
+        return run.returncode == 0
+
+    with lock:
+        assert not other_process_gets_it()
+    assert other_process_gets_it()
+
+
+@pytest.mark.parametrize(
+    "database",
+    [
+        {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"},
+        {"ENGINE": "django.db.backends.postgresql", "NAME": "arbiter"},
+    ],
+)
+def test_the_process_lock_does_nothing_elsewhere(database):
+    from arbiter.games.gate import ProcessLock
+
+    lock = ProcessLock(database)
+    with lock:
+        assert lock._file() is None

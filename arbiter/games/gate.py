@@ -13,6 +13,11 @@ import os
 import threading
 from collections import deque
 
+try:
+    import fcntl
+except ImportError:  # Windows: SQLite's own locking alone
+    fcntl = None
+
 from django.conf import settings
 
 
@@ -57,17 +62,54 @@ class FairGate:
                 self._free += 1
 
 
+class ProcessLock:
+    """On SQLite: one API request at a time across the server's processes, by an exclusive
+    flock on a file beside the database. Two processes both taking SQLite's write lock made
+    the loser poll with growing sleeps (SQLite's busy handler): p99 of moves 35-160 ms at 200
+    moves/s where the median was 5 ms. A process waiting here is woken as soon as the other
+    lets go. Does nothing for another database, an in-memory one, or without fcntl (Windows).
+    """
+
+    def __init__(self, database: dict | None = None):
+        self._database = database  # the settings' default database when None
+        self._fd: int | None = None
+        self._pid: int | None = None
+
+    def _file(self) -> int | None:
+        if self._pid != os.getpid():  # opened in this process, not inherited
+            self._pid, self._fd = os.getpid(), None
+            db = self._database or settings.DATABASES["default"]
+            name = str(db.get("NAME") or "")
+            on_disk = name and ":memory:" not in name and "mode=memory" not in name
+            if fcntl is not None and db["ENGINE"].endswith("sqlite3") and on_disk:
+                self._fd = os.open(f"{name}-gate", os.O_RDWR | os.O_CREAT, 0o600)
+        return self._fd
+
+    def __enter__(self) -> None:
+        fd = self._file()
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+
 #: Requests per process inside the gate at once (env API_DB_CONCURRENCY).
 LIMIT = max(1, int(os.environ.get("API_DB_CONCURRENCY") or _default_limit()))
 _gate = FairGate(LIMIT)
+_across_processes = ProcessLock()
 
 
 def db_gate(run):
     """Decorator for an operation's run (use with ninja.decorators.decorate_view)."""
 
     @functools.wraps(run)
-    def gated(*args, **kwargs):
+    def gated(request, *args, **kwargs):
         with _gate:
-            return run(*args, **kwargs)
+            if request.method == "GET":  # reads go on beside a writer (SQLite's WAL mode)
+                return run(request, *args, **kwargs)
+            with _across_processes:
+                return run(request, *args, **kwargs)
 
     return gated

@@ -199,3 +199,21 @@ def test_the_arming_task_runs_every_arm_every_on_the_clock_queue(settings, monke
     assert entry["options"]["queue"] == "clock"
     monkeypatch.setattr(services, "arm_upcoming", lambda: 3)
     assert tasks.arm_flags() == 3
+
+
+def test_a_flag_on_the_last_board_is_logged_and_finishes_its_round(running, clock_at, t0):
+    """FMJD (time exceeded, loss): the clock's log line, the event's log line and the round
+    closed, as for a result an arbiter enters; written together with the flag."""
+    from arbiter.events.models import AuditEntry, Round
+
+    Round.objects.filter(pk=running.round_id).update(status=Round.Status.PUBLISHED)
+    clock_at(t0 + 301 * S)
+    assert services.check_flag(running.pk, ply=0) is True
+    game = Game.objects.get(pk=running.pk)
+    log = ClockLog.objects.get(action="flag")
+    assert (log.clock_id, log.side, log.at) == (game.clock_id, "white", t0 + 301 * S)
+    assert log.before["running"] == "white" and log.after["running"] is None
+    entry = AuditEntry.objects.get(action="game.result")
+    assert entry.new == {"result": "0-2", "termination": "flag", "game_id": running.pk}
+    assert entry.event_id == running.round.event_id and entry.reason == "automatic: time exceeded"
+    assert Round.objects.get(pk=running.round_id).status == Round.Status.FINISHED

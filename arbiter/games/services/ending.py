@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from arbiter.events.models import AuditEntry, Round
+from django.utils import timezone
+
+from arbiter import sqlrows
+from arbiter.events.models import AuditEntry
 from arbiter.events.services.results import refresh_round_status
 from arbiter.games.models import Game
 from rules.outcome import Score, Termination
@@ -43,22 +46,28 @@ _REASONS = {
 
 
 def record_endings(games: list[Game]) -> None:
-    """After games ended by rule or flag (saved, in the same transaction): one log line each,
-    as for a result an arbiter enters, and their rounds finished when every board is."""
+    """After locked games ended by rule or flag (saved, in the same transaction): one log
+    line each, as for a result an arbiter enters, and their rounds finished when every board
+    is. The rounds are the ones the lock read (locking.lock_games), not read again."""
     finished = [g for g in games if g.status == Game.Status.FINISHED]
     if not finished:
         return
-    AuditEntry.objects.bulk_create(
-        AuditEntry(
-            event_id=game.round.event_id,
-            user=None,
-            action="game.result",
-            target=f"round {game.round.number} board {game.board}",
-            old={"result": ""},
-            new={"result": game.result, "termination": game.termination, "game_id": game.pk},
-            reason=f"automatic: {_REASONS.get(Termination(game.termination), game.termination)}",
-        )
+    entries = [
+        {
+            "event_id": game.round.event_id,
+            "user_id": None,
+            "at": timezone.now(),
+            "action": "game.result",
+            "target": f"round {game.round.number} board {game.board}",
+            "old": {"result": ""},
+            "new": {"result": game.result, "termination": game.termination, "game_id": game.pk},
+            "reason": f"automatic: {_REASONS.get(Termination(game.termination), game.termination)}",
+        }
         for game in finished
-    )
-    for round_ in Round.objects.filter(pk__in={game.round_id for game in finished}):
+    ]
+    if len(entries) == 1:  # a move or a flag: a plain statement (the ORM's cost ~2 ms more)
+        sqlrows.insert_row(AuditEntry, entries[0])
+    else:
+        AuditEntry.objects.bulk_create(AuditEntry(**entry) for entry in entries)
+    for round_ in {game.round_id: game.round for game in finished}.values():
         refresh_round_status(round_)

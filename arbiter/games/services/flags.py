@@ -84,12 +84,17 @@ def apply_flag(game: Game, side: clockmath.Side, now: datetime) -> tuple[list[st
 
 
 def record_flag(game: Game, side: clockmath.Side, now: datetime) -> None:
-    """Record and save `side`'s flag on the locked `game`."""
+    """Record and save `side`'s flag on the locked `game`. Its three writes are one statement
+    on PostgreSQL (the ORM's insert of the log line cost more than the rest of a flag)."""
     fields, log = apply_flag(game, side, now)
-    save_clock(game.clock)
-    log.save()
-    save_game(game, fields)
+    with sqlrows.together():
+        save_clock(game.clock)
+        sqlrows.insert_row(ClockLog, {f.name: getattr(log, f.attname) for f in _CLOCK_LOG_FIELDS})
+        save_game(game, fields)
     record_endings([game])
+
+
+_CLOCK_LOG_FIELDS = [f for f in ClockLog._meta.concrete_fields if not f.primary_key]
 
 
 def flag_if_due(game: Game, now: datetime) -> bool:
