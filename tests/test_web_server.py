@@ -28,6 +28,14 @@ def _serve(app, scope: dict, messages: list[dict]) -> list[dict]:
     return sent
 
 
+def _in_two(first: bytes, second: bytes) -> list[dict]:
+    """A request body that arrives in two messages."""
+    return [
+        {"type": "http.request", "body": first, "more_body": True},
+        {"type": "http.request", "body": second, "more_body": False},
+    ]
+
+
 def _scope(method="POST", path="/echo") -> dict:
     return {
         "type": "http",
@@ -62,14 +70,7 @@ class _Echo:
 
 def test_the_bridge_gives_the_app_the_whole_body_and_sends_its_whole_response():
     app = _Echo()
-    sent = _serve(
-        WSGIBridge(app, threads=2),
-        _scope(),
-        [
-            {"type": "http.request", "body": b"hello ", "more_body": True},
-            {"type": "http.request", "body": b"world", "more_body": False},
-        ],
-    )
+    sent = _serve(WSGIBridge(app, threads=2), _scope(), _in_two(b"hello ", b"world"))
     assert sent == [
         {
             "type": "http.response.start",
@@ -159,14 +160,7 @@ def test_a_body_over_the_limit_gets_413_without_reaching_the_app(monkeypatch):
 
     monkeypatch.setattr(wsgibridge, "MAX_BODY_BYTES", 8)
     app = _Echo()
-    sent = _serve(
-        WSGIBridge(app, threads=1),
-        _scope(),
-        [
-            {"type": "http.request", "body": b"12345", "more_body": True},
-            {"type": "http.request", "body": b"67890", "more_body": False},
-        ],
-    )
+    sent = _serve(WSGIBridge(app, threads=1), _scope(), _in_two(b"12345", b"67890"))
     assert sent[0]["status"] == 413 and b"larger than" in sent[1]["body"]
     assert app.closed_in is None
 
