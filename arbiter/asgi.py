@@ -28,6 +28,15 @@ application = WSGIBridge(get_wsgi_application(), threads=WEB_THREADS)
 from django.urls import get_resolver  # noqa: E402
 
 get_resolver().url_patterns  # noqa: B018 - the access imports the URLconf
+# On SQLite a thread copies the WAL back into the database, not the requests.
+from django.conf import settings  # noqa: E402
+
+_db = settings.DATABASES["default"]
+if _db["ENGINE"].endswith("sqlite3") and "memory" not in str(_db["NAME"]):
+    from arbiter import sqlite_checkpoint
+
+    sqlite_checkpoint.start(str(_db["NAME"]))
+
 # What is loaded by now (about 135,000 objects) lives as long as the process: keep the cyclic
 # garbage collector from scanning it again on every full pass, which stalls all requests.
 gc.freeze()

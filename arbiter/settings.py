@@ -97,7 +97,12 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            # The web processes checkpoint the WAL from a thread (arbiter/sqlite_checkpoint.py);
+            # a request checkpoints only past 10,000 pages, as a safety net.
+            "init_command": (
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+                "PRAGMA wal_autocheckpoint=10000;"
+            ),
         }
     )
     # Keep each web thread's connection open (arbiter/asgi.py: a fixed pool of threads): a new

@@ -1,0 +1,42 @@
+"""On SQLite, the WAL file is copied back into the database by a thread of each web process,
+not by the request that happens to pass SQLite's threshold.
+
+SQLite checkpoints when a commit leaves more than `wal_autocheckpoint` pages in the WAL
+(1000 by default): that request copies the pages and syncs the file while it holds the
+write lock, and every move waiting behind it waits too. Here the web processes raise the
+threshold (settings: a safety net) and a thread runs a PASSIVE checkpoint every second, which
+never takes the write lock: writers go on meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+
+log = logging.getLogger(__name__)
+
+EVERY_S = 1.0
+
+
+def checkpoint(path: str) -> tuple[int, int, int]:
+    """One PASSIVE checkpoint of the database at `path`: (busy, WAL frames, frames copied)."""
+    with sqlite3.connect(path, timeout=1) as conn:
+        return conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+
+
+def start(path: str, every_s: float = EVERY_S) -> threading.Thread:
+    """Checkpoint `path` every `every_s` seconds from a daemon thread, for the process's life."""
+
+    def run() -> None:
+        while True:
+            time.sleep(every_s)
+            try:
+                checkpoint(path)
+            except sqlite3.Error:  # busy or locked: the next round, or SQLite's own, will do
+                log.debug("checkpoint of %s skipped", path, exc_info=True)
+
+    thread = threading.Thread(target=run, name="sqlite-checkpoint", daemon=True)
+    thread.start()
+    return thread
