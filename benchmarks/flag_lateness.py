@@ -3,7 +3,8 @@
     python benchmarks/flag_lateness.py --db sqlite
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test python benchmarks/flag_lateness.py --db postgres
 
-A clock worker (`-Q clock --pool prefork --concurrency 1`, or --pool solo) and beat (the sweep, every second) run as deployed.
+A clock worker (`-Q clock --pool prefork --concurrency 2`, as arbiter/supervisor.py starts it;
+or --pool solo) and beat (the sweep, every second) run as deployed.
 Two scenarios of --games games each: flags at random times over --spread seconds, then all at
 the same instant. The reference, in the same run on the same worker, is a bare Celery ETA task
 due at each deadline (benchmarks.flag_worker.bare_eta): how late it starts. Reported: p50/p99
@@ -108,7 +109,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--spread", type=float, default=10.0, help="seconds (random scenario)")
     parser.add_argument("--pool", choices=["prefork", "solo"], default="prefork")
-    parser.add_argument("--concurrency", type=int, default=1, help="prefork processes")
+    parser.add_argument(
+        "--concurrency", type=int, default=2, help="prefork processes (2 as deployed)"
+    )
     parser.add_argument("--lead", type=float, default=60.0, help="seconds for the setup")
     args = parser.parse_args()
 
