@@ -31,11 +31,10 @@ get_resolver().url_patterns  # noqa: B018 - the access imports the URLconf
 # On SQLite a thread copies the WAL back into the database, not the requests.
 from django.conf import settings  # noqa: E402
 
-_db = settings.DATABASES["default"]
-if _db["ENGINE"].endswith("sqlite3") and "memory" not in str(_db["NAME"]):
-    from arbiter import sqlite_checkpoint
+from arbiter import sqlite_checkpoint  # noqa: E402
 
-    sqlite_checkpoint.start(str(_db["NAME"]))
+if (_sqlite_file := sqlite_checkpoint.database_file(settings.DATABASES["default"])) is not None:
+    sqlite_checkpoint.start(_sqlite_file)
 
 # What is loaded by now (about 135,000 objects) lives as long as the process: keep the cyclic
 # garbage collector from scanning it again on every full pass, which stalls all requests.

@@ -20,6 +20,14 @@ log = logging.getLogger(__name__)
 EVERY_S = 1.0
 
 
+def database_file(database: dict) -> str | None:
+    """The file of a SQLite database setting; None for another engine or an in-memory one."""
+    name = str(database.get("NAME") or "")
+    if not database["ENGINE"].endswith("sqlite3") or ":memory:" in name or "mode=memory" in name:
+        return None
+    return name or None
+
+
 def checkpoint(path: str) -> tuple[int, int, int]:
     """One PASSIVE checkpoint of the database at `path`: (busy, WAL frames, frames copied)."""
     with sqlite3.connect(path, timeout=1) as conn:

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections
 
 
@@ -195,9 +196,8 @@ def cursor(*, prepare: bool = True) -> Iterator:
         return
     conn.ensure_connection()
     conn.validate_no_broken_transaction()
-    from psycopg import Cursor  # server-side binding (Django's connections use ClientCursor)
-
-    with conn.wrap_database_errors, Cursor(conn.connection) as raw:
+    # psycopg's own cursor binds on the server (Django's connections make ClientCursors).
+    with conn.wrap_database_errors, psycopg.Cursor(conn.connection) as raw:
         yield _Prepared(raw, prepare)
 
 

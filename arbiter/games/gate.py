@@ -20,6 +20,8 @@ except ImportError:  # Windows: SQLite's own locking alone
 
 from django.conf import settings
 
+from arbiter.sqlite_checkpoint import database_file
+
 
 def _default_limit() -> int:
     # SQLite takes one writer at a time for the whole database, and a blocked writer polls
@@ -78,11 +80,9 @@ class ProcessLock:
     def _file(self) -> int | None:
         if self._pid != os.getpid():  # opened in this process, not inherited
             self._pid, self._fd = os.getpid(), None
-            db = self._database or settings.DATABASES["default"]
-            name = str(db.get("NAME") or "")
-            on_disk = name and ":memory:" not in name and "mode=memory" not in name
-            if fcntl is not None and db["ENGINE"].endswith("sqlite3") and on_disk:
-                self._fd = os.open(f"{name}-gate", os.O_RDWR | os.O_CREAT, 0o600)
+            path = database_file(self._database or settings.DATABASES["default"])
+            if fcntl is not None and path is not None:
+                self._fd = os.open(f"{path}-gate", os.O_RDWR | os.O_CREAT, 0o600)
         return self._fd
 
     def __enter__(self) -> None:
