@@ -89,3 +89,56 @@ def test_a_whole_game_entered_by_racing_devices_loses_and_doubles_nothing():
     stored = list(Move.objects.filter(game=game).order_by("ply").values_list("ply", "notation"))
     assert stored == list(enumerate(line, start=1))
     assert Game.objects.get(pk=game.pk).ply == len(line)
+
+
+def test_the_last_two_boards_ending_at_once_finish_the_round():
+    """A result entered on one board and a flag on the other, the first held uncommitted
+    while the second ends: the second waits for the round and then sees both results."""
+    from django.db import transaction
+
+    from arbiter.events.models import Round
+    from arbiter.events.services import results
+
+    arbiter = make_user()
+    event = make_event(arbiter=arbiter)
+    entered, flagged = make_game(event), make_game(event)
+    Round.objects.filter(pk=entered.round_id).update(status=Round.Status.PUBLISHED)
+    services.start_clocks(flagged, by=arbiter)
+    services.set_clock_times(flagged, 0, 300_000, by=arbiter, reason="test: White's time out")
+    held, release = threading.Event(), threading.Event()
+    errors: list = []
+
+    def enter_result_and_hold() -> None:
+        try:
+            with transaction.atomic():
+                results.set_result(Game.objects.get(pk=entered.pk), "1-1", by=arbiter)
+                held.set()
+                release.wait(30)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            held.set()
+            connection.close()
+
+    def flag() -> None:
+        try:
+            assert services.check_flag(flagged.pk, ply=0) is True
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=enter_result_and_hold)
+    first.start()
+    assert held.wait(30)
+    second = threading.Thread(target=flag)
+    second.start()
+    second.join(0.5)  # the flag now waits on the round row held by the first transaction
+    release.set()
+    first.join(30)
+    second.join(30)
+
+    assert not errors, errors
+    assert Game.objects.get(pk=flagged.pk).result == "0-2"
+    assert Game.objects.get(pk=entered.pk).result == "1-1"
+    assert Round.objects.get(pk=entered.round_id).status == Round.Status.FINISHED

@@ -128,7 +128,18 @@ def _stop_clock(game: Game) -> None:
 
 
 def refresh_round_status(round_: Round) -> Round:
-    """A published round is finished when every board has a result (and back, on a correction)."""
+    """A published round is finished when every board has a result (and back, on a correction).
+
+    Call it in the transaction that changed a result, after locking that game. The round row
+    is locked before the boards are counted: two last boards ending at once would otherwise
+    each count the other as open (its result not yet committed) and leave the round published.
+    The second waits for the first to commit, then counts again and sees both results.
+    """
+    if round_.status == Round.Status.DRAFT:
+        return round_
+    round_.status = (
+        Round.objects.select_for_update().values_list("status", flat=True).get(pk=round_.pk)
+    )
     if round_.status == Round.Status.DRAFT:
         return round_
     open_boards = round_.games.filter(result="").exists()

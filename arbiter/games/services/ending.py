@@ -69,5 +69,6 @@ def record_endings(games: list[Game]) -> None:
         sqlrows.insert_row(AuditEntry, entries[0])
     else:
         AuditEntry.objects.bulk_create(AuditEntry(**entry) for entry in entries)
-    for round_ in {game.round_id: game.round for game in finished}.values():
+    rounds = {game.round_id: game.round for game in finished}
+    for _, round_ in sorted(rounds.items()):  # in id order: two sweeps lock rounds alike
         refresh_round_status(round_)
