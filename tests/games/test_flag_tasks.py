@@ -85,3 +85,37 @@ def test_flags_of_a_killed_worker_fall_within_two_seconds_and_none_twice(celery_
     time.sleep(2.5)  # let the sweep run again: a flag is recorded once only
     counts = [ClockLog.objects.filter(clock__game=pk, action="flag").count() for pk in ids]
     assert counts == [1] * len(ids)
+
+
+def test_a_worker_keeps_its_database_connections_from_one_flag_task_to_the_next(celery_parts):
+    """On PostgreSQL a flag task takes a connection from the process's pool and gives it back;
+    the pool outlives the task (Celery's own fixup closed it after each one: a new connection,
+    about 10 ms, for every flag)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: the connection pool is PostgreSQL's")
+
+    def backends() -> set[int]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            return {pid for (pid,) in cursor.fetchall()}
+
+    before = backends()
+    celery_parts.worker("w1")
+    arbiter = make_user()
+    event = make_event(time_control="1", arbiter=arbiter)
+    first, second = make_game(event), make_game(event)
+    services.start_clocks(first, by=arbiter)
+    assert first.pk in wait_finished([first.pk], timeout=10)
+    time.sleep(0.5)  # the task has returned and its connection with it
+    worker_backends = backends() - before
+    assert worker_backends, "the worker kept no connection open after its flag task"
+
+    services.start_clocks(second, by=arbiter)
+    assert second.pk in wait_finished([second.pk], timeout=10)
+    time.sleep(0.5)
+    assert worker_backends <= backends(), "the worker's connections were closed between tasks"
