@@ -134,7 +134,7 @@ def test_the_sweep_records_flags_in_one_go_under_each_events_policy(setup, clock
 def armed(monkeypatch):
     """Every flag task queued: (game_id, ply, deadline)."""
     calls = []
-    monkeypatch.setattr(flags, "arm_flag_check", lambda *a: calls.append(a))
+    monkeypatch.setattr(flags, "arm_flag_checks", calls.extend)
     monkeypatch.setattr(flags, "arm_soon", lambda *a: calls.append(a))
     return calls
 

@@ -7,7 +7,7 @@ second) catches the flags of a worker killed with its tasks; the service makes r
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -119,3 +119,34 @@ def test_a_worker_keeps_its_database_connections_from_one_flag_task_to_the_next(
     assert second.pk in wait_finished([second.pk], timeout=10)
     time.sleep(0.5)
     assert worker_backends <= backends(), "the worker's connections were closed between tasks"
+
+
+def test_flag_tasks_sent_together_reach_the_clock_queue_each_with_its_eta(redis_url, settings, db):
+    """arm_flag_checks sends many tasks in one Redis round trip (the publisher thread, the
+    arming beat task): every one arrives, for its game and ply, its ETA capped at MAX_ETA."""
+    import json
+
+    import redis
+
+    from arbiter.games.services import flags
+
+    from .realservices import purge_queues
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    purge_queues()
+    now = timezone.now()
+    checks = [(10, 3, now + timedelta(seconds=30)), (11, 0, now + timedelta(hours=2))]
+    checks.append((12, 5, None))  # no deadline (a paused clock): nothing to send
+    flags.arm_flag_checks(checks)
+
+    client = redis.Redis.from_url(redis_url)
+    messages = [json.loads(raw) for raw in client.lrange("clock", 0, -1)]
+    purge_queues()
+    sent = {}
+    for message in messages:
+        headers = message["headers"]
+        assert headers["task"] == "arbiter.games.tasks.check_flag"
+        sent[headers["argsrepr"]] = datetime.fromisoformat(headers["eta"])
+    assert set(sent) == {"(10, 3)", "(11, 0)"}
+    assert sent["(10, 3)"] == checks[0][2]
+    assert timedelta(0) < sent["(11, 0)"] - now <= flags.MAX_ETA + timedelta(seconds=5)

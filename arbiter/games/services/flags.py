@@ -223,28 +223,45 @@ def flag_deadline(game_id: int, ply: int) -> datetime | None:
 
 
 def arm_flag_check(game_id: int, ply: int, deadline: datetime | None) -> None:
-    """Queue the flag task for `deadline` (call from transaction.on_commit).
+    """Queue the flag task for `deadline` (call from transaction.on_commit)."""
+    arm_flag_checks([(game_id, ply, deadline)])
+
+
+def arm_flag_checks(checks: list[tuple[int, int, datetime | None]]) -> None:
+    """Queue the flag tasks of (game id, ply, deadline) triples, sent to Redis together.
 
     A failure to reach the broker never fails the move: the sweep catches the flag anyway.
     """
-    if deadline is None or settings.CELERY_TASK_ALWAYS_EAGER:
+    checks = [c for c in checks if c[2] is not None]
+    if not checks or settings.CELERY_TASK_ALWAYS_EAGER:
         # Eager mode would run the task at once and re-arm for ever: the sweep and the lazy
         # checks cover flags where tasks run inline.
         return
     from arbiter.games.tasks import check_flag as check_flag_task
 
-    eta = min(deadline, timezone.now() + MAX_ETA)
+    cap = timezone.now() + MAX_ETA
     try:
-        check_flag_task.apply_async((game_id, ply), eta=eta, queue="clock")
+        # One producer and one Redis pipeline for them all: each apply_async on its own took
+        # a producer from the pool and a new Redis client (~0.6 ms of CPU per task here).
+        with check_flag_task.app.producer_or_acquire() as producer, producer.batch():
+            for game_id, ply, deadline in checks:
+                check_flag_task.apply_async(
+                    (game_id, ply), eta=min(deadline, cap), queue="clock", producer=producer
+                )
     except Exception:  # noqa: BLE001 - any broker failure; the sweep is the fallback
-        log.exception("could not queue the flag check of game %s ply %s", game_id, ply)
+        log.exception("could not queue the flag checks %s", checks)
 
 
 class _Publisher:
     """Queues flag tasks from a background thread, so that no request waits on the broker.
 
+    The tasks that piled up while it was sending go out together in the next send: under
+    load, fewer round trips to Redis for the same moves.
     A task lost here (the process dies first) is a flag the sweep catches within a second.
     """
+
+    #: At most this many tasks per send.
+    BATCH = 200
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -260,11 +277,16 @@ class _Publisher:
                 ).start()
         self._queue.put((game_id, ply, deadline))
 
-    @staticmethod
-    def _run(jobs: queue.SimpleQueue) -> None:
+    @classmethod
+    def _run(cls, jobs: queue.SimpleQueue) -> None:
         while True:
-            game_id, ply, deadline = jobs.get()
-            arm_flag_check(game_id, ply, deadline)
+            checks = [jobs.get()]
+            while len(checks) < cls.BATCH:
+                try:
+                    checks.append(jobs.get_nowait())
+                except queue.Empty:
+                    break
+            arm_flag_checks(checks)
 
 
 _publisher = _Publisher()
@@ -309,6 +331,5 @@ def arm_upcoming(now: datetime | None = None) -> int:
             [_db_time(start), _db_time(now + ARM_HORIZON), Game.Status.FINISHED],
         )
         rows = cursor.fetchall()
-    for game_id, ply, deadline in rows:
-        arm_flag_check(game_id, ply, sqlrows.convert(Clock, "deadline", deadline))
+    arm_flag_checks([(g, ply, sqlrows.convert(Clock, "deadline", d)) for g, ply, d in rows])
     return len(rows)
