@@ -8,7 +8,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arbiter.errors import NotFound
-from arbiter.events.models import Round
+from arbiter.events.models import Event, Round
+from clocks.timecontrol import TimeControl, TimeControlError
 
 from . import arrival
 from .models import Game, Move
@@ -23,6 +24,17 @@ def game_for_page(game_id: int) -> Game:
     if game is None:
         raise NotFound(f"game {game_id} does not exist")
     return game
+
+
+def time_control(event: Event) -> dict:
+    """The event's time control for a page: its PDN tag, in words, and what each clock shows
+    before it starts (the first period's time; None when untimed)."""
+    try:
+        tc = TimeControl.parse(event.time_control)
+    except TimeControlError:
+        return {"pdn": event.time_control, "words": event.time_control, "start_ms": None}
+    start_ms = tc.periods[0].time_ms if tc.timed else None
+    return {"pdn": tc.to_pdn(), "words": tc.describe(), "start_ms": start_ms}
 
 
 def round_for_page(round_id: int) -> Round:

@@ -69,6 +69,7 @@ def board(request, game_id: int):
             "round": game.round,
             "svg": game_svg(game.fen, last_move=page_selectors.last_move_notation(game)),
             "arrival": arrival.arrival_state(game),
+            "tc": page_selectors.time_control(game.round.event),
         },
     )
 
@@ -82,7 +83,12 @@ def player_clock(request, game_id: int):
     return render(
         request,
         "games/player_clock.html",
-        {"game": game, "event": game.round.event, "round": game.round},
+        {
+            "game": game,
+            "event": game.round.event,
+            "round": game.round,
+            "tc": page_selectors.time_control(game.round.event),
+        },
     )
 
 
@@ -112,7 +118,12 @@ def round_board(request, round_id: int):
     return render(
         request,
         "games/round.html",
-        {"round": round_, "event": round_.event, "state": page_selectors.round_state(round_)},
+        {
+            "round": round_,
+            "event": round_.event,
+            "state": page_selectors.round_state(round_),
+            "tc": page_selectors.time_control(round_.event),
+        },
     )
 
 

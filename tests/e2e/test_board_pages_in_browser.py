@@ -133,6 +133,23 @@ def test_board_page_shows_the_position_and_blacks_clock_running(
     assert re.search(r"1\s+32-28.*19-23", moves) and "37-32" in moves, moves
 
 
+def test_before_the_start_both_clocks_show_the_first_periods_time(
+    browser, live_server, client, transactional_db
+):
+    arbiter = make_user("deputy")
+    event = make_event(time_control="45/5400+30:1800+30", arbiter=arbiter, published=True)
+    game = make_game(event, board=1)
+    login(browser, live_server, client, arbiter)
+    browser.open(f"{live_server.url}/games/{game.pk}/arbiter/")
+    browser.wait_for("document.getElementById('white-time').textContent.includes(':')")
+    assert browser.js("document.getElementById('white-time').textContent") == "1:30:00"
+    assert browser.js("document.getElementById('black-time').textContent") == "1:30:00"
+    note = browser.js("document.getElementById('clock-note').textContent")
+    assert note.startswith("Clock not started · 90 min for 45 moves"), note
+    browser.open(f"{live_server.url}/rounds/{game.round_id}/arbiter/")
+    browser.wait_for("document.querySelector('[data-clock=\"white\"]').textContent === '1:30:00'")
+
+
 def test_clock_display_formats():
     # Pure helpers of clock.js, evaluated in the browser (no page needed).
     script = Path(__file__).resolve().parents[2] / "arbiter/web/static/arbiter/clock.js"

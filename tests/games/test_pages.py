@@ -178,3 +178,30 @@ def test_game_svg_marks_the_last_move():
     svg = game_svg(START_FEN, last_move="32-28")
     assert svg.count('class="square last-move"') == 2
     assert 'class="last-move-path" points=' in svg
+
+
+def test_pages_give_the_time_control_in_words_and_what_the_clocks_show_before_the_start(
+    client, arbiter_user
+):
+    """Before the clocks are started each shows the first period's time (1:30:00 here), and
+    the time control reads in words, not only as its PDN tag."""
+    event = make_event(time_control="45/5400+30:1800+30", arbiter=arbiter_user, published=True)
+    game = make_game(event, board=1)
+    client.force_login(arbiter_user)
+    words = "90 min for 45 moves + 30 s per move, then 30 min for the rest of the game"
+    for url in (
+        f"/games/{game.pk}/arbiter/",
+        f"/rounds/{game.round_id}/arbiter/",
+        f"/games/{game.pk}/clock/",
+    ):
+        html = client.get(url).content.decode()
+        assert 'data-start-ms="5400000"' in html, url
+        if "/clock/" not in url:
+            assert words in html, url
+
+
+def test_an_untimed_event_shows_no_start_time(client, arbiter_user):
+    game = make_game(make_event(time_control="-", arbiter=arbiter_user), board=1)
+    client.force_login(arbiter_user)
+    html = client.get(f"/games/{game.pk}/arbiter/").content.decode()
+    assert 'data-start-ms=""' in html and "no time control" in html

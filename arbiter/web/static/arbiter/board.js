@@ -147,7 +147,7 @@
   function renderClocks() {
     if (!state) return;
     var clock = state.clock;
-    var r = C.readings(clock, serverTime.now());
+    var r = C.readings(clock, serverTime.now(), root);
     ["white", "black"].forEach(function (side) {
       var face = root.querySelector('.clock-face[data-side="' + side + '"]');
       $(side + "-time").textContent = r ? C.format(r[side]) : "–";
@@ -160,8 +160,13 @@
       $(side + "-sub").textContent = sub;
     });
     var note = $("clock-note");
-    if (!clock) note.textContent = "Clock not started";
-    else note.textContent = clock.time_control + (clock.paused ? " · paused" : clock.running ? "" : " · stopped");
+    var tc = root.dataset.tcWords || "";
+    if (!clock) note.textContent = "Clock not started" + (tc ? " · " + tc : "");
+    else {
+      // The clock's own time control (the event's may have changed since it started).
+      if (clock.time_control !== root.dataset.tcPdn) tc = clock.time_control;
+      note.textContent = tc + (clock.paused ? " · paused" : clock.running ? "" : " · stopped");
+    }
   }
 
   function refreshDiagram() {

@@ -64,9 +64,13 @@
     return total * 1000;
   }
 
-  /** Both readings at the server time `serverNow` (epoch ms). */
-  function readings(clock, serverNow) {
-    if (!clock) return null;
+  /** Both readings at the server time `serverNow` (epoch ms). Before the clock exists, what
+   * it will show when started: the page's data-start-ms (the first period's time), if any. */
+  function readings(clock, serverNow, page) {
+    if (!clock) {
+      var start = page && page.dataset.startMs;
+      return start ? { white: +start, black: +start } : null;
+    }
     var white = clock.white_ms;
     var black = clock.black_ms;
     if (clock.running && !clock.paused) {
@@ -179,7 +183,7 @@
       if (!state) return;
       var clock = state.clock;
       var now = serverTime.now();
-      var r = readings(clock, now);
+      var r = readings(clock, now, root);
       ["white", "black"].forEach(function (side) {
         var face = faces[side];
         var shown = r ? format(r[side]) : "–";
