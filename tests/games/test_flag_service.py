@@ -217,3 +217,35 @@ def test_a_flag_on_the_last_board_is_logged_and_finishes_its_round(running, cloc
     assert entry.new == {"result": "0-2", "termination": "flag", "game_id": running.pk}
     assert entry.event_id == running.round.event_id and entry.reason == "automatic: time exceeded"
     assert Round.objects.get(pk=running.round_id).status == Round.Status.FINISHED
+
+
+def test_with_the_broker_down_a_move_is_accepted_and_the_sweep_flags_it_later(
+    setup, clock_at, t0, settings, caplog
+):
+    """Redis unreachable: queueing the flag task fails (logged), the move stands, and the
+    sweep (or any read) still records the flag at the deadline."""
+    from arbiter.celery import app
+    from arbiter.localservices import free_port
+
+    from .realservices import use_broker
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    previous = app.conf.broker_url
+    use_broker(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
+    try:
+        game = setup.game
+        clock_at(t0)
+        services.start_clocks(game, by=setup.arbiter)
+        clock_at(t0 + 250 * S)  # White's deadline (300 s) is now within the arming horizon
+        with caplog.at_level("ERROR", logger=flags.__name__):
+            state = services.submit_move(
+                game.pk, ply=1, move="32-28", request_id="r1", by=setup.white
+            )
+            flags.arm_flag_checks([(game.pk, 1, t0 + 301 * S)])
+        assert state["ply"] == 1
+        assert "could not queue the flag checks" in caplog.text
+    finally:
+        use_broker(previous)
+    clock_at(t0 + 700 * S)  # Black's 300 s ran out at 550 s
+    assert services.check_flags_due() == 1
+    assert Game.objects.get(pk=game.pk).result == "2-0"
