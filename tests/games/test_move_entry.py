@@ -77,6 +77,23 @@ def test_request_id_used_for_another_ply_is_a_409(setup, clock_at, t0):
         services.submit_move(game.pk, ply=2, move="19-23", request_id="x", by=setup.arbiter)
 
 
+def test_request_id_reused_for_another_move_of_the_same_ply_is_a_409(setup, clock_at, t0):
+    """A retry may write the move another way (FMJD 4.13 capture with its intermediate square);
+    a different move under the same request_id is no retry, and is not told it stood."""
+    game = make_game(setup.event, fen="W:W28,31,33:B23,24,25,14,13")
+    clock_at(t0)
+    services.start_clocks(game, by=setup.arbiter)
+    first = services.submit_move(game.pk, ply=1, move="28x19x10", request_id="c", by=setup.arbiter)
+    assert first["move"]["notation"] == "28x10"
+    again = services.submit_move(game.pk, ply=1, move="28x10", request_id="c", by=setup.arbiter)
+    assert again == first
+    with pytest.raises(Conflict, match="already used for ply 1 \\(28x10\\), not for '28x30'"):
+        services.submit_move(game.pk, ply=1, move="28x30", request_id="c", by=setup.arbiter)
+    with pytest.raises(Conflict, match="not for '99-98'"):
+        services.submit_move(game.pk, ply=1, move="99-98", request_id="c", by=setup.arbiter)
+    assert list(Move.objects.filter(game=game).values_list("notation", flat=True)) == ["28x10"]
+
+
 def test_fmjd_3_illegal_move_is_a_422_with_the_reason_and_the_legal_moves(setup, clock_at, t0):
     game = started(setup, clock_at, t0)
     with pytest.raises(Invalid) as err:

@@ -11,7 +11,7 @@ from arbiter.games import arrival, selectors
 from arbiter.games.models import Game, Move
 from clocks import clock as clockmath
 from clocks.timecontrol import TimeControl, TimeControlError
-from rules import AmbiguousMove, IllegalMove
+from rules import AmbiguousMove, IllegalMove, Position
 
 from .ending import FINISH_FIELDS, finish_game, record_endings
 from .flags import flag_if_due, on_commit_arm
@@ -41,14 +41,36 @@ def _check_input(ply, move, request_id) -> None:
         )
 
 
-def _replay(game: Game, prior: Move, ply: int) -> dict:
-    """The first answer to a request_id, for a retry of it."""
+def _replay(game: Game, prior: Move, ply: int, move: str) -> dict:
+    """The first answer to a request_id, for a retry of it (the same ply and move)."""
     if prior.ply != ply:
         raise Conflict(
             f"request_id was already used for ply {prior.ply} ({prior.notation}), not ply {ply}",
             details={"game": selectors.game_state(game)},
         )
+    if not _same_move(game, prior, move):
+        # Not a retry: answering with the first move would tell the client its move stood.
+        raise Conflict(
+            f"request_id was already used for ply {prior.ply} ({prior.notation}), not for "
+            f"{move!r}: a new submission needs a new request_id",
+            details={"game": selectors.game_state(game)},
+        )
     return selectors.state_as_answered(prior)
+
+
+def _same_move(game: Game, prior: Move, move: str) -> bool:
+    """Whether `move` names the stored move `prior` (as written, or another way of writing
+    it, e.g. a capture given with its intermediate squares)."""
+    if move == prior.notation:
+        return True
+    before = (
+        Move.objects.filter(game=game, ply=prior.ply - 1).values_list("fen_after", flat=True)
+    ).first() or game.start_fen
+    position = Position.from_fen(before)
+    try:
+        return position.move_text(position.parse_move(move)) == prior.notation
+    except (AmbiguousMove, IllegalMove):
+        return False
 
 
 class _Refused:
@@ -108,7 +130,7 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         # for a new ply is caught by the unique constraint when the move is stored.
         prior = Move.objects.filter(game=game, request_id=request_id).first()
         if prior is not None:
-            return _replay(game, prior, ply)
+            return _replay(game, prior, ply, move)
 
     clock = game.clock
     now = server_now(clock)
