@@ -4,6 +4,7 @@ Domain errors are mapped to HTTP here, in one place; routers live beside their a
 """
 
 from ninja import NinjaAPI
+from ninja.errors import HttpError, ValidationError
 
 from arbiter.errors import DomainError
 
@@ -13,6 +14,40 @@ api = NinjaAPI(title="Draughts arbiter API", version="1", urls_namespace="api")
 @api.exception_handler(DomainError)
 def domain_error(request, exc: DomainError):
     return api.create_response(request, exc.as_dict(), status=exc.status)
+
+
+@api.exception_handler(ValidationError)
+def validation_error(request, exc: ValidationError):
+    """A body or parameter of the wrong shape, in the same form as the services' errors:
+    {"error": "invalid", "message": "ply: Field required; move: ...", "fields": [...]}."""
+    fields = [
+        {"field": _field(error.get("loc", ())), "message": error.get("msg", "invalid")}
+        for error in exc.errors
+    ]
+    message = "; ".join(f"{f['field']}: {f['message']}" for f in fields)
+    return api.create_response(
+        request, {"error": "invalid", "message": message, "fields": fields}, status=422
+    )
+
+
+def _field(loc) -> str:
+    """("body", "payload", "ply") -> "ply"; a body that is not an object -> "body"."""
+    where, names = (loc[0], loc[1:]) if loc else ("body", ())
+    if where == "body":
+        names = names[1:]  # the view's parameter name, not a field of the body
+    return ".".join(str(name) for name in names) or str(where)
+
+
+_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found"}
+
+
+@api.exception_handler(HttpError)
+def http_error(request, exc: HttpError):
+    message = str(exc.message)
+    if message.startswith("Cannot parse request body"):
+        message = "the request body is not valid JSON"
+    code = _HTTP_CODES.get(exc.status_code, "error")
+    return api.create_response(request, {"error": code, "message": message}, status=exc.status_code)
 
 
 def register_routers() -> None:

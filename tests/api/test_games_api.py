@@ -109,6 +109,28 @@ def test_post_illegal_move_is_a_422_with_the_legal_moves(client, world):
     assert body["error"] == "invalid" and "32-28" in body["legal_moves"] and body["reason"]
 
 
+def test_a_malformed_move_request_says_what_is_wrong_in_the_apis_error_form(client, world):
+    """Bodies that never reach the service (not JSON, a field missing or of the wrong type)
+    are answered like the service's own errors: error, message naming the field."""
+    start(client, world)
+    url = f"/api/games/{world.game.pk}/moves"
+    broken = post(client, url, '{"ply": 1, "move": ', world.white)
+    assert broken.status_code == 400
+    assert broken.json() == {
+        "error": "bad_request",
+        "message": "the request body is not valid JSON",
+    }
+    missing = post(client, url, {"ply": 1, "move": "32-28"}, world.white)
+    assert missing.status_code == 422
+    assert missing.json()["error"] == "invalid"
+    assert missing.json()["message"].startswith("request_id: ")
+    assert missing.json()["fields"] == [{"field": "request_id", "message": "Field required"}]
+    wrong = post(client, url, {"ply": "first", "move": "32-28", "request_id": "a"}, world.white)
+    assert wrong.status_code == 422 and wrong.json()["fields"][0]["field"] == "ply"
+    world.game.refresh_from_db()
+    assert world.game.ply == 0  # nothing was played
+
+
 def test_post_move_by_the_wrong_player_is_a_403_and_without_login_a_401(client, world):
     start(client, world)
     url = f"/api/games/{world.game.pk}/moves"
