@@ -68,6 +68,14 @@ def post_game_clock(request, game_id: int, payload: GameClockIn):
     return services.game_clock_action(game_id, **payload.dict(), by=request.user)
 
 
+@router.get("/games/{int:game_id}/clock/log", auth=READ_AUTH)
+@decorate_view(db_gate)
+def get_clock_log(request, game_id: int):
+    """The clock's log, oldest first (arbiters only): each start, pause, resume, adjustment,
+    setting of the times and flag, when, by whom, why, and both times just after it."""
+    return services.read_clock_log(game_id, by=request.user)
+
+
 @router.post("/rounds/{int:round_id}/clock", auth=API_AUTH)
 @decorate_view(db_gate)
 def post_round_clock(request, round_id: int, payload: RoundClockIn):

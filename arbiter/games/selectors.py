@@ -133,3 +133,31 @@ def flag_overdue(game: Game, now: datetime) -> bool:
         and game.status != Game.Status.FINISHED
         and not game.flag_side
     )
+
+
+def clock_log(game: Game) -> list[dict]:
+    """Every line of the game's clock log, oldest first: what was done, by whom (None: the
+    system, e.g. a flag), why, and both times just after it."""
+    clock = game.clock
+    if clock is None:
+        return []
+    tc = clock.tc
+    entries = []
+    for line in clock.log.select_related("user").order_by("at", "pk"):
+        after = clockmath.ClockState.from_dict(line.after)
+        white_ms, black_ms = clockmath.remaining(
+            after, tc, max(line.at, after.running_since or line.at)
+        )
+        entries.append(
+            {
+                "at": line.at.isoformat(),
+                "action": line.action,
+                "side": line.side or None,
+                "delta_ms": line.delta_ms,
+                "reason": line.reason,
+                "by": line.user.username if line.user else None,
+                "white_ms": white_ms,
+                "black_ms": black_ms,
+            }
+        )
+    return entries

@@ -192,3 +192,34 @@ def test_reading_a_game_after_its_deadline_shows_the_flag(client, world, monkeyp
         world.white,
     )
     assert refused.status_code == 409
+
+
+def test_the_clock_log_lists_each_action_with_who_why_and_both_times(client, world):
+    url = f"/api/games/{world.game.pk}/clock"
+    start(client, world)
+    for body in (
+        {"action": "pause", "reason": "player ill"},
+        {"action": "adjust", "side": "black", "delta_ms": 60_000, "reason": "clock fault"},
+        {"action": "set", "white_ms": 100_000, "black_ms": 200_000, "reason": "new clock"},
+    ):
+        assert post(client, url, body, world.arbiter).status_code == 200, body
+
+    def log(token):
+        return client.get(f"{url}/log", HTTP_AUTHORIZATION=f"Bearer {token}")
+
+    response = log(world.arbiter)
+    assert response.status_code == 200, response.content
+    entries = response.json()["entries"]
+    assert [e["action"] for e in entries] == ["start", "pause", "adjust", "set"]
+    assert entries[0]["white_ms"] == entries[0]["black_ms"] == 300_000
+    assert entries[1]["reason"] == "player ill" and entries[1]["black_ms"] == 300_000
+    assert entries[1]["white_ms"] <= 300_000  # White's clock ran until the pause
+    assert (entries[2]["side"], entries[2]["delta_ms"], entries[2]["black_ms"]) == (
+        "black",
+        60_000,
+        360_000,
+    )
+    assert (entries[3]["white_ms"], entries[3]["black_ms"]) == (100_000, 200_000)
+    arbiter = Game.objects.get(pk=world.game.pk).round.event.arbiters.get()
+    assert {e["by"] for e in entries} == {arbiter.username}
+    assert log(world.white).status_code == 403  # a player: the log is the arbiters'

@@ -133,21 +133,32 @@ def test_board_page_shows_the_position_and_blacks_clock_running(
     assert re.search(r"1\s+32-28.*19-23", moves) and "37-32" in moves, moves
 
 
-def test_before_the_start_both_clocks_show_the_first_periods_time(
-    browser, live_server, client, transactional_db
+def test_before_the_start_clocks_show_the_first_periods_time_and_the_log_the_start(
+    browser, live_server, client, transactional_db, shots
 ):
     arbiter = make_user("deputy")
     event = make_event(time_control="45/5400+30:1800+30", arbiter=arbiter, published=True)
     game = make_game(event, board=1)
+    Round.objects.filter(pk=game.round_id).update(status=Round.Status.PUBLISHED)
     login(browser, live_server, client, arbiter)
+    browser.open(f"{live_server.url}/rounds/{game.round_id}/arbiter/")
+    browser.wait_for("document.querySelector('[data-clock=\"white\"]').textContent === '1:30:00'")
     browser.open(f"{live_server.url}/games/{game.pk}/arbiter/")
     browser.wait_for("document.getElementById('white-time').textContent.includes(':')")
     assert browser.js("document.getElementById('white-time').textContent") == "1:30:00"
     assert browser.js("document.getElementById('black-time').textContent") == "1:30:00"
     note = browser.js("document.getElementById('clock-note').textContent")
     assert note.startswith("Clock not started · 90 min for 45 moves"), note
-    browser.open(f"{live_server.url}/rounds/{game.round_id}/arbiter/")
-    browser.wait_for("document.querySelector('[data-clock=\"white\"]').textContent === '1:30:00'")
+    # Start from the page, with a reason: the clock's log shows who started it and why.
+    browser.js(
+        "document.getElementById('reason').value = 'round 4 starts';"
+        "document.querySelector('[data-action=\"start\"]').click(); true"
+    )
+    browser.js("document.querySelector('#clock-log-box summary').click(); true")  # unfold it
+    browser.wait_for("document.getElementById('clock-log').innerText.includes('round 4 starts')")
+    row = browser.js("document.getElementById('clock-log').rows[0].innerText")
+    assert "Start" in row and "deputy" in row and "1:30:00" in row, row
+    browser.screenshot(shots / "board_page_clock_log.png")
 
 
 def test_clock_display_formats():

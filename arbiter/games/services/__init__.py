@@ -23,7 +23,7 @@ from .flags import (
     flag_deadline,
 )
 from .moves import submit_move
-from .reads import read_game
+from .reads import read_clock_log, read_game
 
 __all__ = [
     "any_flag_due",
@@ -35,6 +35,7 @@ __all__ = [
     "flag_deadline",
     "game_clock_action",
     "pause_clocks",
+    "read_clock_log",
     "read_game",
     "resume_clocks",
     "round_clock_action",

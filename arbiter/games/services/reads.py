@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from arbiter.errors import Forbidden, NotFound
-from arbiter.events.permissions import can_view
+from arbiter.events.permissions import can_view, require_arbiter
 from arbiter.games import selectors
 from arbiter.games.models import Game
 
@@ -29,3 +29,14 @@ def read_game(game_id: int, *, by, now=None) -> dict:
         check_flag(game.pk, now=now)
         game = selectors.game_for_read(game_id)
     return selectors.game_state(game, now)
+
+
+def read_clock_log(game_id: int, *, by) -> dict:
+    """The clock's log of a game (every start, pause, adjustment and flag, with who and why);
+    arbiters of the event only."""
+    try:
+        game = selectors.game_for_read(game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"game {game_id!r} does not exist") from None
+    require_arbiter(by, game.round.event)
+    return {"game": game.pk, "entries": selectors.clock_log(game)}

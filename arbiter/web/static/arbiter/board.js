@@ -64,6 +64,8 @@
 
   /* ---- rendering ---------------------------------------------------------------------- */
 
+  var shownLogKey = null;
+
   function render(newState) {
     state = newState;
     var status = state.status;
@@ -84,6 +86,12 @@
     if (state.ply !== shownPly) {
       shownPly = state.ply;
       refreshDiagram();
+    }
+    var clock = state.clock || {};
+    var logKey = [status, state.flag && state.flag.side, clock.started, clock.paused].join("/");
+    if (logKey !== shownLogKey) {
+      shownLogKey = logKey; // started, paused, resumed or flagged, maybe from elsewhere
+      refreshLog();
     }
     renderClocks();
   }
@@ -236,13 +244,56 @@
     post(root.dataset.clockUrl, body).then(function (res) {
       if (res.ok) {
         clearMessage();
+        $("reason").value = ""; // logged with this action; the next one needs its own
         if (res.body && res.body.clock !== undefined && res.body.id) render(res.body);
         poller.refresh();
+        refreshLog();
       } else {
         show(res.status === 409 ? "conflict" : "invalid", res.body.message || "Refused (" + res.status + ").");
         if (res.body.game) render(res.body.game);
       }
     });
+  }
+
+  /* The clock's log: every start, pause, adjustment and flag, with who and why. */
+  function logAction(e) {
+    var text = e.action.charAt(0).toUpperCase() + e.action.slice(1);
+    if (e.side) text += " " + e.side;
+    if (e.delta_ms) text += " " + (e.delta_ms > 0 ? "+" : "−") + C.format(Math.abs(e.delta_ms));
+    return text;
+  }
+
+  function refreshLog() {
+    fetch(root.dataset.clockLogUrl, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        return r.ok ? r.json() : null;
+      })
+      .then(function (body) {
+        if (!body) return;
+        var rows = $("clock-log");
+        rows.textContent = "";
+        body.entries.forEach(function (e) {
+          var tr = document.createElement("tr");
+          [
+            new Date(e.at).toISOString().substr(11, 8),
+            logAction(e),
+            e.by || "automatic",
+            e.reason,
+            C.format(e.white_ms),
+            C.format(e.black_ms),
+          ].forEach(function (text, i) {
+            var td = document.createElement("td");
+            td.textContent = text;
+            if (i >= 4) td.className = "num";
+            tr.appendChild(td);
+          });
+          rows.appendChild(tr);
+        });
+        if (!body.entries.length) {
+          rows.innerHTML = '<tr><td colspan="6" class="muted">no clock actions yet</td></tr>';
+        }
+      })
+      .catch(function () {});
   }
 
   function showArrivals(body) {
@@ -310,6 +361,10 @@
     1000
   );
   setInterval(renderClocks, 100);
+  $("clock-log-box").addEventListener("toggle", refreshLog);
+  setInterval(function () {
+    if ($("clock-log-box").open) refreshLog(); // another arbiter's adjustments
+  }, 5000);
   // Another arbiter may mark a player present; a move is an arrival too.
   setInterval(refreshArrivals, 5000);
 })();
