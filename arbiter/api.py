@@ -46,6 +46,8 @@ def http_error(request, exc: HttpError):
     message = str(exc.message)
     if message.startswith("Cannot parse request body"):
         message = "the request body is not valid JSON"
+    elif exc.status_code == 401:
+        message = "not logged in: send 'Authorization: Bearer <token>' or log in first"
     code = _HTTP_CODES.get(exc.status_code, "error")
     return api.create_response(request, {"error": code, "message": message}, status=exc.status_code)
 

@@ -137,7 +137,9 @@ def test_post_move_by_the_wrong_player_is_a_403_and_without_login_a_401(client, 
     body = {"ply": 1, "move": "32-28", "request_id": "a"}
     assert post(client, url, body, world.black).status_code == 403
     assert post(client, url, body, make_token(make_user())).status_code == 403
-    assert post(client, url, body).status_code == 401
+    anonymous = post(client, url, body)
+    assert anonymous.status_code == 401 and anonymous.json()["error"] == "unauthorized"
+    assert "Authorization: Bearer" in anonymous.json()["message"]
     assert not Move.objects.exists()
 
 
