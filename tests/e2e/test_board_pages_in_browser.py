@@ -161,6 +161,39 @@ def test_before_the_start_clocks_show_the_first_periods_time_and_the_log_the_sta
     browser.screenshot(shots / "board_page_clock_log.png")
 
 
+def test_a_move_entered_by_tapping_the_piece_then_its_square(
+    browser, live_server, client, running_game, shots
+):
+    """After 37-32 Black is to move: tapping 17 shows its two squares (21, 22), tapping 21 puts
+    17-21 in the move box, and Enter move plays it; nothing is played before that."""
+    game, arbiter = running_game
+    login(browser, live_server, client, arbiter)
+    browser.open(f"{live_server.url}/games/{game.pk}/arbiter/")
+    browser.wait_for("document.querySelectorAll('#legal-moves option').length > 0")
+
+    def tap(square):
+        browser.js(
+            f"document.querySelector('#diagram [data-square=\"{square}\"]')"
+            ".dispatchEvent(new MouseEvent('click', {bubbles: true})); true"
+        )
+
+    tap(2)  # no legal move starts there: nothing is picked
+    assert browser.js("document.querySelectorAll('#diagram rect.picked').length") == 0
+    tap(17)
+    assert browser.js("document.querySelector('#diagram rect.picked').dataset.square") == "17"
+    targets = "[...document.querySelectorAll('#diagram rect.target')].map(r => r.dataset.square)"
+    assert sorted(browser.js(targets)) == ["21", "22"]
+    browser.screenshot(shots / "board_page_piece_picked.png")
+    tap(21)
+    assert browser.js("document.getElementById('move-input').value") == "17-21"
+    game.refresh_from_db()
+    assert game.ply == 5  # not played until confirmed
+    browser.js("document.getElementById('enter-move').click(); true")
+    browser.wait_for("document.getElementById('move-list').innerText.includes('17-21')")
+    game.refresh_from_db()
+    assert game.ply == 6
+
+
 def test_clock_display_formats():
     # Pure helpers of clock.js, evaluated in the browser (no page needed).
     script = Path(__file__).resolve().parents[2] / "arbiter/web/static/arbiter/clock.js"

@@ -177,7 +177,62 @@
     }
   }
 
+  /* ---- entering a move on the diagram: tap the piece, then where it goes ---------------- */
+  // The move lands in the move box; "Enter move" sends it (a tap too many is no move played).
+  var picked = null;
+
+  function ends(move) {
+    var sq = squares(move);
+    return { from: sq[0], to: sq[sq.length - 1] };
+  }
+
+  function markSquares(from, targets) {
+    $("diagram").querySelectorAll("rect.square").forEach(function (r) {
+      var sq = +r.dataset.square;
+      r.classList.toggle("picked", sq === from);
+      r.classList.toggle("target", targets.indexOf(sq) >= 0);
+    });
+  }
+
+  function pick(square) {
+    var legal = (state && state.status !== "finished" && state.legal_moves) || [];
+    var fromHere = legal.filter(function (m) {
+      return ends(m).from === square;
+    });
+    if (picked !== null && square !== picked) {
+      var chosen = legal.filter(function (m) {
+        var e = ends(m);
+        return e.from === picked && e.to === square;
+      });
+      if (chosen.length) {
+        picked = null;
+        markSquares(null, []);
+        $("move-input").value = chosen[0];
+        if (chosen.length === 1) {
+          clearMessage();
+          $("enter-move").focus();
+        } else {
+          show("invalid", "Several captures end on " + square + ": choose the path.", chosen);
+        }
+        return;
+      }
+    }
+    picked = fromHere.length && square !== picked ? square : null;
+    markSquares(
+      picked,
+      fromHere.map(function (m) {
+        return ends(m).to;
+      })
+    );
+  }
+
+  $("diagram").addEventListener("click", function (e) {
+    var target = e.target.closest("[data-square]");
+    if (target) pick(+target.dataset.square);
+  });
+
   function refreshDiagram() {
+    picked = null;
     var url = root.dataset.svgUrl + "?ply=" + encodeURIComponent(shownPly) + (flipped ? "&flipped=1" : "");
     fetch(url, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) {
