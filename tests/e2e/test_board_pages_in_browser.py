@@ -15,7 +15,9 @@ import pytest
 from django.utils import timezone
 
 from arbiter.events.models import Round
+from arbiter.events.services import results
 from arbiter.games import services
+from arbiter.games.models import Game
 from arbiter.localservices import free_port
 
 from ..games.factories import make_event, make_game, make_player, make_user
@@ -192,6 +194,37 @@ def test_a_move_entered_by_tapping_the_piece_then_its_square(
     browser.wait_for("document.getElementById('move-list').innerText.includes('17-21')")
     game.refresh_from_db()
     assert game.ply == 6
+
+
+def test_starting_a_whole_round_asks_first_and_says_what_it_did(
+    browser, live_server, client, transactional_db
+):
+    arbiter = make_user("chief-arbiter")
+    event = make_event(time_control="5400+30", arbiter=arbiter, published=True)
+    games = [make_game(event, board=n) for n in (1, 2, 3)]
+    Round.objects.filter(pk=games[0].round_id).update(status=Round.Status.PUBLISHED)
+    results.set_result(games[2], "1-1", by=arbiter)  # decided before the start
+    login(browser, live_server, client, arbiter)
+    browser.open(f"{live_server.url}/rounds/{games[0].round_id}/arbiter/")
+    browser.wait_for("document.querySelectorAll('tr[data-game]').length === 3")
+    start = "document.querySelector('[data-round-action=\"start\"]').click(); true"
+
+    browser.js("window.confirm = () => false; " + start)  # the arbiter says no
+    time.sleep(0.5)
+    assert not Game.objects.filter(pk__in=[g.pk for g in games], clock__isnull=False).exists()
+
+    browser.js("window.confirm = () => true; " + start)
+    browser.wait_for("!document.getElementById('message').hidden")
+    message = browser.js("document.getElementById('message').innerText")
+    assert message == "Started 2 clocks.", message  # board 3 has its result
+    assert Game.objects.filter(pk__in=[g.pk for g in games], status="running").count() == 2
+
+    # Board 1 paused on its own: "Resume all" resumes it and says why board 2 was left alone.
+    services.pause_clocks(games[0], by=arbiter, reason="toilet")
+    browser.js("document.querySelector('[data-round-action=\"resume\"]').click(); true")
+    browser.wait_for("document.getElementById('message').innerText.startsWith('Resumed 1')")
+    message = browser.js("document.getElementById('message').innerText")
+    assert message.startswith("Resumed 1 clock. Not changed: board 2 ("), message
 
 
 def test_clock_display_formats():

@@ -62,11 +62,39 @@
   );
   setInterval(renderRows, 200);
 
+  var DONE = { start: "Started", pause: "Paused", resume: "Resumed" };
+
+  function board(gameId) {
+    var g = state && state.games.filter(function (x) {
+      return x.id === gameId;
+    })[0];
+    return g ? "board " + g.board : "game " + gameId;
+  }
+
+  // What a round action did: how many clocks changed, and why the others did not.
+  function outcome(body) {
+    var n = body.changed.length;
+    var text = DONE[body.action] + " " + n + " clock" + (n === 1 ? "" : "s") + ".";
+    if (body.skipped.length) {
+      text += " Not changed: " + body.skipped.map(function (s) {
+        return board(s.game) + " (" + s.reason + ")";
+      }).join("; ") + ".";
+    }
+    return text;
+  }
+
   root.querySelectorAll("[data-round-action]").forEach(function (b) {
     b.addEventListener("click", function () {
+      // Every board of the round at once: asked twice, a stray click changes nothing.
+      if (!window.confirm(b.textContent.trim() + " on every board of this round?")) return;
       var reason = document.getElementById("reason").value.trim();
       post(root.dataset.clockUrl, { action: b.dataset.roundAction, reason: reason }).then(function (res) {
-        show(res.ok ? "" : "invalid", res.ok ? "" : res.body.message || "Refused (" + res.status + ").");
+        if (res.ok) {
+          show(res.body.skipped.length ? "conflict" : "done", outcome(res.body));
+          document.getElementById("reason").value = "";
+        } else {
+          show("invalid", res.body.message || "Refused (" + res.status + ").");
+        }
         poller.refresh();
       });
     });
