@@ -287,3 +287,11 @@ def test_players_clock_page_is_readable_and_counts_down(browser, live_server, ru
     assert box["h"] >= 100 and box["fits"], box
     assert browser.js("document.documentElement.scrollWidth <= window.innerWidth")
     browser.screenshot(shots / "players_clock_page.png")
+    # The tablet's screen: "Full screen" asks the browser for it (and leaves it on a second
+    # press); the browser's answer is its own, so the request is what is checked here.
+    browser.js(
+        "window.asked = 0; document.documentElement.requestFullscreen ="
+        " () => { window.asked += 1; return Promise.resolve(); };"
+        "document.getElementById('fullscreen').click(); true"
+    )
+    assert browser.js("window.asked") == 1

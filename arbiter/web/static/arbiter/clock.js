@@ -228,6 +228,27 @@
       1000
     );
     setInterval(render, 100);
+    keepAwake(root);
+  }
+
+  /* A tablet beside the board must not dim or lock during the game: full screen on request,
+   * and a screen wake lock where the browser allows one (https or localhost only). */
+  function keepAwake(root) {
+    var button = root.querySelector("#fullscreen");
+    if (button && document.documentElement.requestFullscreen) {
+      button.addEventListener("click", function () {
+        if (document.fullscreenElement) document.exitFullscreen();
+        else document.documentElement.requestFullscreen().catch(function () {});
+      });
+    } else if (button) {
+      button.hidden = true;
+    }
+    if (!("wakeLock" in navigator)) return;
+    function lock() {
+      if (document.visibilityState === "visible") navigator.wakeLock.request("screen").catch(function () {});
+    }
+    lock();
+    document.addEventListener("visibilitychange", lock); // released whenever the page is hidden
   }
 
   document.addEventListener("DOMContentLoaded", function () {
