@@ -186,6 +186,12 @@ def test_a_move_entered_by_tapping_the_piece_then_its_square(
     targets = "[...document.querySelectorAll('#diagram rect.target')].map(r => r.dataset.square)"
     assert sorted(browser.js(targets)) == ["21", "22"]
     browser.screenshot(shots / "board_page_piece_picked.png")
+    tap(17)  # a second tap lets go of the piece
+    assert (
+        browser.js("document.querySelectorAll('#diagram rect.picked, #diagram rect.target').length")
+        == 0
+    )
+    tap(17)
     tap(21)
     assert browser.js("document.getElementById('move-input').value") == "17-21"
     game.refresh_from_db()

@@ -217,12 +217,14 @@
         return;
       }
     }
-    picked = fromHere.length && square !== picked ? square : null;
+    picked = fromHere.length && square !== picked ? square : null; // a second tap: let go
     markSquares(
       picked,
-      fromHere.map(function (m) {
-        return ends(m).to;
-      })
+      picked === null
+        ? []
+        : fromHere.map(function (m) {
+            return ends(m).to;
+          })
     );
   }
 
