@@ -186,6 +186,13 @@ def test_a_move_entered_by_tapping_the_piece_then_its_square(
     targets = "[...document.querySelectorAll('#diagram rect.target')].map(r => r.dataset.square)"
     assert sorted(browser.js(targets)) == ["21", "22"]
     browser.screenshot(shots / "board_page_piece_picked.png")
+    # A new diagram (here: flipped) keeps the picked piece and its squares marked.
+    first_square = "document.querySelector('#diagram rect.square').getAttribute('x')"
+    x_before = browser.js(first_square)
+    browser.js("document.getElementById('flip').click(); true")
+    browser.wait_for(f"{first_square} !== '{x_before}'")
+    assert browser.js("document.querySelector('#diagram rect.picked').dataset.square") == "17"
+    assert sorted(browser.js(targets)) == ["21", "22"]
     tap(17)  # a second tap lets go of the piece
     assert (
         browser.js("document.querySelectorAll('#diagram rect.picked, #diagram rect.target').length")

@@ -13,7 +13,7 @@
   var serverTime = new C.ServerTime();
   var startsWhite = (root.dataset.starts || "W") !== "B";
   var state = null;
-  var shownPly = null;
+  var shownPly = root.dataset.ply ? +root.dataset.ply : null; // the diagram the page came with
   var shownKey = null;
   var flipped = false;
   var pendingMove = null; // {text, requestId}: retried with the same id after a network error
@@ -85,6 +85,7 @@
     }
     if (state.ply !== shownPly) {
       shownPly = state.ply;
+      picked = null; // a move was played: start again from the new position
       refreshDiagram();
     }
     var clock = state.clock || {};
@@ -186,27 +187,36 @@
     return { from: sq[0], to: sq[sq.length - 1] };
   }
 
-  function markSquares(from, targets) {
+  function targetsOf(square) {
+    var legal = (state && state.status !== "finished" && state.legal_moves) || [];
+    return legal
+      .filter(function (m) {
+        return ends(m).from === square;
+      })
+      .map(function (m) {
+        return ends(m).to;
+      });
+  }
+
+  /* The picked piece and its squares, drawn again on whatever diagram is shown. */
+  function markPicked() {
+    var targets = picked === null ? [] : targetsOf(picked);
     $("diagram").querySelectorAll("rect.square").forEach(function (r) {
       var sq = +r.dataset.square;
-      r.classList.toggle("picked", sq === from);
+      r.classList.toggle("picked", sq === picked);
       r.classList.toggle("target", targets.indexOf(sq) >= 0);
     });
   }
 
   function pick(square) {
-    var legal = (state && state.status !== "finished" && state.legal_moves) || [];
-    var fromHere = legal.filter(function (m) {
-      return ends(m).from === square;
-    });
     if (picked !== null && square !== picked) {
-      var chosen = legal.filter(function (m) {
+      var chosen = ((state && state.legal_moves) || []).filter(function (m) {
         var e = ends(m);
         return e.from === picked && e.to === square;
       });
       if (chosen.length) {
         picked = null;
-        markSquares(null, []);
+        markPicked();
         $("move-input").value = chosen[0];
         if (chosen.length === 1) {
           clearMessage();
@@ -217,15 +227,9 @@
         return;
       }
     }
-    picked = fromHere.length && square !== picked ? square : null; // a second tap: let go
-    markSquares(
-      picked,
-      picked === null
-        ? []
-        : fromHere.map(function (m) {
-            return ends(m).to;
-          })
-    );
+    // Another piece that can move is picked instead; a second tap lets go.
+    picked = targetsOf(square).length && square !== picked ? square : null;
+    markPicked();
   }
 
   $("diagram").addEventListener("click", function (e) {
@@ -234,14 +238,15 @@
   });
 
   function refreshDiagram() {
-    picked = null;
     var url = root.dataset.svgUrl + "?ply=" + encodeURIComponent(shownPly) + (flipped ? "&flipped=1" : "");
     fetch(url, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) {
         return r.ok ? r.text() : null;
       })
       .then(function (svg) {
-        if (svg) $("diagram").innerHTML = svg;
+        if (!svg) return;
+        $("diagram").innerHTML = svg;
+        markPicked(); // a piece picked while the diagram was on its way stays picked
       });
   }
 
