@@ -222,6 +222,14 @@ def test_starting_a_whole_round_asks_first_and_says_what_it_did(
     browser.wait_for("document.querySelectorAll('tr[data-game]').length === 3")
     start = "document.querySelector('[data-round-action=\"start\"]').click(); true"
 
+    # Board 3 is decided: no clock times on its row (the others show the time control's).
+    browser.wait_for("document.querySelector('[data-clock=\"white\"]').textContent === '1:30:00'")
+    assert (
+        browser.js(
+            "document.querySelector('tr[data-game] + tr + tr [data-clock=\"white\"]').textContent"
+        )
+        == "–"
+    )
     browser.js("window.confirm = () => false; " + start)  # the arbiter says no
     time.sleep(0.5)
     assert not Game.objects.filter(pk__in=[g.pk for g in games], clock__isnull=False).exists()

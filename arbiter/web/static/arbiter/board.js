@@ -156,7 +156,8 @@
   function renderClocks() {
     if (!state) return;
     var clock = state.clock;
-    var r = C.readings(clock, serverTime.now(), root);
+    // A game over without a clock (a forfeit, a bye) shows no times at all.
+    var r = C.readings(clock, serverTime.now(), state.status === "finished" ? null : root);
     ["white", "black"].forEach(function (side) {
       var face = root.querySelector('.clock-face[data-side="' + side + '"]');
       $(side + "-time").textContent = r ? C.format(r[side]) : "–";

@@ -183,7 +183,7 @@
       if (!state) return;
       var clock = state.clock;
       var now = serverTime.now();
-      var r = readings(clock, now, root);
+      var r = readings(clock, now, state.status === "finished" ? null : root);
       ["white", "black"].forEach(function (side) {
         var face = faces[side];
         var shown = r ? format(r[side]) : "–";

@@ -26,7 +26,7 @@
     state.games.forEach(function (g) {
       var row = root.querySelector('tr[data-game="' + g.id + '"]');
       if (!row) return;
-      var r = C.readings(g.clock, now, root);
+      var r = C.readings(g.clock, now, g.status === "finished" ? null : root);
       ["white", "black"].forEach(function (side) {
         var cell = row.querySelector('[data-clock="' + side + '"]');
         cell.textContent = r ? C.format(r[side]) : "–";
