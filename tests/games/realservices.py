@@ -130,13 +130,20 @@ def start_worker(
             "--without-mingle",
             "--without-heartbeat",
         ],
-        env=celery_env(redis_url, worker_database_url()),
+        env=celery_env(redis_url, _named(worker_database_url(), f"celery-{name}")),
         log=workdir / f"{name}.log",
         ready=" ready.",
     )
     if wait:
         proc.wait_ready()
     return proc
+
+
+def _named(database_url: str, name: str) -> str:
+    """On PostgreSQL, the worker's connections carry `name` (pg_stat_activity.application_name)."""
+    if not database_url.startswith("postgres"):
+        return database_url
+    return database_url + ("&" if "?" in database_url else "?") + f"application_name={name}"
 
 
 def start_beat(*, redis_url: str, workdir: Path, wait: bool = True):
