@@ -18,10 +18,7 @@ def read_game(game_id: int, *, by, now=None) -> dict:
     A clock past its deadline gets its flag recorded first (one locked write), so that no
     reader ever sees a running clock at zero.
     """
-    try:
-        game = selectors.game_for_read(game_id)
-    except Game.DoesNotExist:
-        raise NotFound(f"game {game_id!r} does not exist") from None
+    game = _game(game_id)
     if not can_view(by, game.round.event):
         raise Forbidden(f"the event of game {game_id} is not published")
     now = now or timezone.now()
@@ -34,9 +31,13 @@ def read_game(game_id: int, *, by, now=None) -> dict:
 def read_clock_log(game_id: int, *, by) -> dict:
     """The clock's log of a game (every start, pause, adjustment and flag, with who and why);
     arbiters of the event only."""
-    try:
-        game = selectors.game_for_read(game_id)
-    except Game.DoesNotExist:
-        raise NotFound(f"game {game_id!r} does not exist") from None
+    game = _game(game_id)
     require_arbiter(by, game.round.event)
     return {"game": game.pk, "entries": selectors.clock_log(game)}
+
+
+def _game(game_id: int) -> Game:
+    try:
+        return selectors.game_for_read(game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"game {game_id!r} does not exist") from None

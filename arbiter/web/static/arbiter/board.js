@@ -188,15 +188,17 @@
     return { from: sq[0], to: sq[sq.length - 1] };
   }
 
-  function targetsOf(square) {
+  function movesFrom(square) {
     var legal = (state && state.status !== "finished" && state.legal_moves) || [];
-    return legal
-      .filter(function (m) {
-        return ends(m).from === square;
-      })
-      .map(function (m) {
-        return ends(m).to;
-      });
+    return legal.filter(function (m) {
+      return ends(m).from === square;
+    });
+  }
+
+  function targetsOf(square) {
+    return movesFrom(square).map(function (m) {
+      return ends(m).to;
+    });
   }
 
   /* The picked piece and its squares, drawn again on whatever diagram is shown. */
@@ -211,9 +213,8 @@
 
   function pick(square) {
     if (picked !== null && square !== picked) {
-      var chosen = ((state && state.legal_moves) || []).filter(function (m) {
-        var e = ends(m);
-        return e.from === picked && e.to === square;
+      var chosen = movesFrom(picked).filter(function (m) {
+        return ends(m).to === square;
       });
       if (chosen.length) {
         picked = null;
