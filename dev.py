@@ -42,7 +42,7 @@ def ensure_venv(extra: str) -> None:
 
 def run() -> int:
     ensure_venv("test")
-    argv = [str(PY), "-m", "arbiter.supervisor", *sys.argv[2:]]
+    argv = [str(PY), "-m", "arbiter.runtime.supervisor", *sys.argv[2:]]
     if os.name == "posix":
         # Become the supervisor: Ctrl-C and SIGTERM then reach it alone, and it stops every
         # service it started (a parent waiting in subprocess.call would SIGKILL it instead).
@@ -54,7 +54,7 @@ def run() -> int:
 
 def test() -> int:
     ensure_venv("test")
-    return subprocess.call([PY, "-m", "arbiter.testrun", *sys.argv[2:]], cwd=ROOT)
+    return subprocess.call([PY, "-m", "devtools.testrun", *sys.argv[2:]], cwd=ROOT)
 
 
 def main() -> int:

@@ -1,7 +1,7 @@
 """The ASGI application that uvicorn serves.
 
 Every view here is synchronous, so Django runs as a WSGI application inside the ASGI server,
-on a fixed pool of threads (arbiter/wsgibridge.py). Django's own ASGI handler runs each sync
+on a fixed pool of threads (arbiter/infra/wsgibridge.py). Django's own ASGI handler runs each sync
 request in a new thread with its own executor and hops between the event loop and threads
 around sync middleware: about 3.3 ms a request where a thread pool costs 1.5 ms (the bare
 locked write of benchmarks/move_entry.py, one request at a time), and a new thread also means
@@ -14,7 +14,7 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-from arbiter.wsgibridge import WSGIBridge
+from arbiter.infra.wsgibridge import WSGIBridge
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings")
 
@@ -31,7 +31,7 @@ get_resolver().url_patterns  # noqa: B018 - the access imports the URLconf
 # On SQLite a thread copies the WAL back into the database, not the requests.
 from django.conf import settings  # noqa: E402
 
-from arbiter import sqlite_checkpoint  # noqa: E402
+from arbiter.infra import sqlite_checkpoint  # noqa: E402
 
 if (_sqlite_file := sqlite_checkpoint.database_file(settings.DATABASES["default"])) is not None:
     sqlite_checkpoint.start(_sqlite_file)

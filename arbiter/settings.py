@@ -97,7 +97,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
-            # The web processes checkpoint the WAL from a thread (arbiter/sqlite_checkpoint.py);
+            # The web processes checkpoint the WAL from a thread (arbiter/infra/sqlite_checkpoint.py);
             # a request checkpoints only past 10,000 pages, as a safety net.
             "init_command": (
                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
@@ -165,13 +165,11 @@ CELERY_BEAT_SCHEDULE = {
     },
     # FMJD 10.5 (competition rules): a player later than the event's delay loses by forfeit.
     "late-arrival-forfeits": {
-        "task": "arbiter.games.arrival_tasks.sweep_late_arrivals",
+        "task": "arbiter.games.tasks.sweep_late_arrivals",
         "schedule": 10.0,
         "options": {"queue": "clock", "expires": 10},
     },
 }
-# Task modules that autodiscovery (which looks for `tasks.py`) does not find.
-CELERY_IMPORTS = ["arbiter.games.arrival_tasks"]
 # Set by tests that run tasks inline (never in production).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 

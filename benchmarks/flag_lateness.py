@@ -3,7 +3,7 @@
     python benchmarks/flag_lateness.py --db sqlite
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test python benchmarks/flag_lateness.py --db postgres
 
-A clock worker (`-Q clock --pool prefork --concurrency 2`, as arbiter/supervisor.py starts it;
+A clock worker (`-Q clock --pool prefork --concurrency 2`, as arbiter/runtime/supervisor.py starts it;
 or --pool solo) and beat (the sweep, every second) run as deployed.
 Two scenarios of --games games each: flags at random times over --spread seconds, then all at
 the same instant. The reference, in the same run on the same worker, is a bare Celery ETA task

@@ -85,7 +85,7 @@ def redis_url() -> tuple[str, object]:
     url = os.environ.get("REDIS_URL", "").strip()
     if url:
         return url, None
-    from arbiter.localservices import start_redis
+    from arbiter.runtime.localservices import start_redis
 
     server = start_redis()
     return server.url, server

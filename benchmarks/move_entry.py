@@ -158,7 +158,7 @@ def main() -> int:
     parser.add_argument("--kinds", default="bare,api", help="endpoints to load: bare, api")
     args = parser.parse_args()
     if not args.port:
-        from arbiter.localservices import free_port
+        from arbiter.runtime.localservices import free_port
 
         args.port = free_port()
 

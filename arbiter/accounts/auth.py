@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from ninja.security import HttpBearer, SessionAuth
 
-from arbiter import sqlrows
+from arbiter.infra import sqlrows
 
 from .models import ApiToken
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from arbiter.events.history import event_games, game_records, scoring_of
 from arbiter.events.models import Event, Round
+from arbiter.events.records import event_games, game_records, scoring_of
 from arbiter.events.selectors import round_pairings, standings
 from arbiter.events.trf import TrfEvent, TrfPlayer, write_trf
 

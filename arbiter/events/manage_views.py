@@ -14,8 +14,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from arbiter.errors import Conflict, Invalid
-from arbiter.events import page_selectors as pages
 from arbiter.events import pairing_edit, services
+from arbiter.events import presentation as pages
 from arbiter.events.forms import (
     AbsenceForm,
     ByeForm,

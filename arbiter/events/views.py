@@ -1,6 +1,6 @@
 """Public pages of an event: information, pairings, results, standings, crosstable, cards.
 
-Thin: every read is a selector (selectors/, page_selectors.py); domain errors become
+Thin: every read is a selector (selectors/, presentation.py); domain errors become
 404/403 in `domain_errors`. Drafts are visible only to their organizer and arbiters.
 """
 
@@ -13,7 +13,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from arbiter.errors import Forbidden, NotFound
-from arbiter.events import page_selectors as pages
+from arbiter.events import presentation as pages
 from arbiter.events.models import Event
 from arbiter.events.permissions import is_arbiter
 

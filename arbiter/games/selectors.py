@@ -7,8 +7,8 @@ from datetime import datetime
 from django.db import connection
 from django.utils import timezone
 
-from arbiter import sqlrows
 from arbiter.games.models import Game, Move
+from arbiter.infra import sqlrows
 from clocks import clock as clockmath
 from rules import Game as RulesGame
 

@@ -6,6 +6,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from arbiter.games import services
+from arbiter.games.services import arrival
 
 
 @shared_task(name="arbiter.games.tasks.check_flag", ignore_result=True)
@@ -38,3 +39,10 @@ def arm_flags() -> int:
     """Every 30 s (beat): the flag tasks of deadlines now within services.flags.ARM_HORIZON
     (moves arm only deadlines that close themselves)."""
     return services.arm_upcoming()
+
+
+@shared_task(name="arbiter.games.tasks.sweep_late_arrivals", ignore_result=True)
+def sweep_late_arrivals() -> int:
+    """Every 10 s (beat): forfeit the games whose players are later than their event allows
+    (FMJD 10.5, competition rules); how many."""
+    return len(arrival.forfeit_late_arrivals())

@@ -16,8 +16,9 @@ from django.views.decorators.http import require_GET
 from arbiter.errors import NotFound
 from arbiter.events.permissions import can_view, is_arbiter
 
-from . import arrival, page_selectors
+from . import presentation
 from .diagram import game_svg
+from .services import arrival
 
 
 class _LoginNeeded(Exception):
@@ -58,7 +59,7 @@ def _page(view):
 @_page
 def board(request, game_id: int):
     """The arbiter's board: diagram, move entry, move list, clocks and their controls."""
-    game = page_selectors.game_for_page(game_id)
+    game = presentation.game_for_page(game_id)
     _require(request, game.round.event, arbiter=True)
     return render(
         request,
@@ -67,9 +68,9 @@ def board(request, game_id: int):
             "game": game,
             "event": game.round.event,
             "round": game.round,
-            "svg": game_svg(game.fen, last_move=page_selectors.last_move_notation(game)),
+            "svg": game_svg(game.fen, last_move=presentation.last_move_notation(game)),
             "arrival": arrival.arrival_state(game),
-            "tc": page_selectors.time_control(game.round.event),
+            "tc": presentation.time_control(game.round.event),
         },
     )
 
@@ -78,7 +79,7 @@ def board(request, game_id: int):
 @_page
 def player_clock(request, game_id: int):
     """Two large clocks and the last move, for a tablet beside the board."""
-    game = page_selectors.game_for_page(game_id)
+    game = presentation.game_for_page(game_id)
     _require(request, game.round.event, arbiter=False)
     return render(
         request,
@@ -87,7 +88,7 @@ def player_clock(request, game_id: int):
             "game": game,
             "event": game.round.event,
             "round": game.round,
-            "tc": page_selectors.time_control(game.round.event),
+            "tc": presentation.time_control(game.round.event),
         },
     )
 
@@ -96,11 +97,11 @@ def player_clock(request, game_id: int):
 @_page
 def diagram(request, game_id: int):
     """The game's position as SVG (?flipped=1: Black at the bottom)."""
-    game = page_selectors.game_for_page(game_id)
+    game = presentation.game_for_page(game_id)
     _require(request, game.round.event, arbiter=False)
     svg = game_svg(
         game.fen,
-        last_move=page_selectors.last_move_notation(game),
+        last_move=presentation.last_move_notation(game),
         flipped=request.GET.get("flipped") in {"1", "true"},
     )
     response = HttpResponse(svg, content_type="image/svg+xml")
@@ -113,7 +114,7 @@ def diagram(request, game_id: int):
 @_page
 def round_board(request, round_id: int):
     """The arbiter's round: every board, its clocks and arrivals; the round's clock buttons."""
-    round_ = page_selectors.round_for_page(round_id)
+    round_ = presentation.round_for_page(round_id)
     _require(request, round_.event, arbiter=True)
     return render(
         request,
@@ -121,8 +122,8 @@ def round_board(request, round_id: int):
         {
             "round": round_,
             "event": round_.event,
-            "state": page_selectors.round_state(round_),
-            "tc": page_selectors.time_control(round_.event),
+            "state": presentation.round_state(round_),
+            "tc": presentation.time_control(round_.event),
         },
     )
 
@@ -131,6 +132,6 @@ def round_board(request, round_id: int):
 @_page
 def round_state(request, round_id: int):
     """The round page's data, polled every second."""
-    round_ = page_selectors.round_for_page(round_id)
+    round_ = presentation.round_for_page(round_id)
     _require(request, round_.event, arbiter=True)
-    return JsonResponse(page_selectors.round_state(round_))
+    return JsonResponse(presentation.round_state(round_))

@@ -18,7 +18,7 @@ from arbiter.events.models import Round
 from arbiter.events.services import results
 from arbiter.games import services
 from arbiter.games.models import Game
-from arbiter.localservices import free_port
+from arbiter.runtime.localservices import free_port
 
 from ..games.factories import make_event, make_game, make_player, make_user
 from .cdp import Browser, find_chromium

@@ -3,8 +3,8 @@
 import pytest
 
 from arbiter.events.pairing import EntryInfo, build_states
-from arbiter.events.pairing.simulate import SwissSimulation
 from arbiter.events.tiebreaks import GameRecord, Scoring
+from devtools.pairing_simulation import SwissSimulation
 
 
 def test_states_from_records_match_a_simulated_events_own_bookkeeping():

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from arbiter.events.pairing import PairingError, PlayerState, check_pairing, pair_swiss
 from arbiter.events.pairing.colours import breaks_rules
-from arbiter.events.pairing.simulate import SwissSimulation
+from devtools.pairing_simulation import SwissSimulation
 
 
 def field(n, changes=None):

@@ -14,8 +14,8 @@ import pytest
 
 from arbiter.errors import Conflict
 from arbiter.events import services
-from arbiter.events.history import PLAYED, event_games, is_active_in, player_states
 from arbiter.events.models import Entry, Event
+from arbiter.events.records import PLAYED, event_games, is_active_in, player_states
 from arbiter.games.models import Game
 from tests.events.builders import make_event, make_user
 

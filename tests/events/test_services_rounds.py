@@ -3,9 +3,9 @@ from django.contrib.auth.models import AnonymousUser
 
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events import services
-from arbiter.events.history import event_games, player_states
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.pairing import berger_rounds
+from arbiter.events.records import event_games, player_states
 from arbiter.games.models import Game
 from tests.events.builders import make_event, make_user, play_round
 

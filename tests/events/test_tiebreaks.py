@@ -234,7 +234,7 @@ def test_custom_scoring_changes_points_and_values():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from arbiter.events.pairing.simulate import SwissSimulation  # noqa: E402
+from devtools.pairing_simulation import SwissSimulation  # noqa: E402
 
 
 @settings(max_examples=15, deadline=None)

@@ -143,8 +143,8 @@ def test_an_independent_trf_parser_reads_the_same_results():
     import pytest
 
     trf = pytest.importorskip("caissify_pairings.trf")
-    from arbiter.events.pairing.simulate import SwissSimulation
     from arbiter.events.tiebreaks import GameRecord
+    from devtools.pairing_simulation import SwissSimulation
 
     sim = SwissSimulation(15, 4, forfeit_rate=0.1, withdraw_rate=0.05)
     sim.run(5)

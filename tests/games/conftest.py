@@ -15,7 +15,7 @@ def redis_url():
     url = os.environ.get("REDIS_URL", "").strip()
     server = None
     if not url:
-        from arbiter.localservices import start_redis
+        from arbiter.runtime.localservices import start_redis
 
         server = start_redis()
         url = server.url

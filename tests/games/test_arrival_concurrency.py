@@ -10,8 +10,8 @@ import pytest
 from django.db import connection
 
 from arbiter.events.models import AuditEntry, Round
-from arbiter.games import arrival
 from arbiter.games.models import Game
+from arbiter.games.services import arrival
 
 from .factories import make_event, make_game, make_user
 

@@ -225,7 +225,7 @@ def test_with_the_broker_down_a_move_is_accepted_and_the_sweep_flags_it_later(
     """Redis unreachable: queueing the flag task fails (logged), the move stands, and the
     sweep (or any read) still records the flag at the deadline."""
     from arbiter.celery import app
-    from arbiter.localservices import free_port
+    from arbiter.runtime.localservices import free_port
 
     from .realservices import use_broker
 

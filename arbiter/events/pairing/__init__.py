@@ -2,7 +2,7 @@
 (berger.py), Swiss by weighted matching inside score brackets (swiss.py, with the colour
 rules in colours.py and the matching helpers in matching.py), a checker for hand-made
 pairings (check.py), the players' states derived from game records (history.py), and a
-simulated event for tests and benchmarks (simulate.py).
+simulated event for tests and benchmarks (devtools/pairing_simulation.py).
 
 PairingResult.stats (Swiss): boards, floats (pairs with unequal scores), colour_exceptions
 (players given a colour against the hard rules), preferences_unmet, mode ("strict" or

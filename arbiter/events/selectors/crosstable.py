@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from arbiter.events.history import FORFEITS, event_games, points, scoring_of
 from arbiter.events.models import Event
+from arbiter.events.records import FORFEITS, event_games, points, scoring_of
 from arbiter.events.selectors.standings import standings
 from arbiter.games.models import Game
 

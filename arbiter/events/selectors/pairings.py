@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from arbiter.events.history import event_games, is_active_in, points, scoring_of
 from arbiter.events.models import Entry, Event, Player, Round
+from arbiter.events.records import event_games, is_active_in, points, scoring_of
 from arbiter.games.models import Game
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from arbiter.events.history import event_games, game_records, player_infos, scoring_of
 from arbiter.events.models import Entry, Event, Player
+from arbiter.events.records import event_games, game_records, player_infos, scoring_of
 from arbiter.events.tiebreaks import TIEBREAKS, StandingRow, compute_standings
 
 

@@ -7,8 +7,8 @@ from django.utils import timezone
 
 from arbiter.errors import Conflict, Invalid
 from arbiter.events import permissions
-from arbiter.events.history import FORFEITS, RESULT_CODES
 from arbiter.events.models import Round
+from arbiter.events.records import FORFEITS, RESULT_CODES
 from arbiter.events.services.audit import log
 from arbiter.games.models import Game
 from rules.outcome import Termination

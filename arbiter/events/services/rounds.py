@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from arbiter.errors import Conflict, Invalid
 from arbiter.events import permissions
-from arbiter.events.history import event_games, is_active_in, player_states
 from arbiter.events.models import Entry, Event, Round
 from arbiter.events.pairing import (
     Board,
@@ -18,6 +17,7 @@ from arbiter.events.pairing import (
     pair_round_robin,
     pair_swiss,
 )
+from arbiter.events.records import event_games, is_active_in, player_states
 from arbiter.events.services.audit import log
 from arbiter.events.services.events import _start
 from arbiter.games.models import Game

@@ -2,7 +2,7 @@
 
 from django import template
 
-from arbiter.events import page_selectors, selectors
+from arbiter.events import presentation, selectors
 
 register = template.Library()
 
@@ -17,4 +17,4 @@ def visible_events(context):
 
 @register.filter
 def player_name(player) -> str:
-    return page_selectors.player_name(player)
+    return presentation.player_name(player)

@@ -6,10 +6,10 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from arbiter import sqlrows
 from arbiter.events.models import AuditEntry
 from arbiter.events.services.results import refresh_round_status
 from arbiter.games.models import Game
+from arbiter.infra import sqlrows
 from rules.outcome import Score, Termination
 
 _RESULT_OF_SCORE = {

@@ -25,10 +25,10 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from arbiter import sqlrows
 from arbiter.errors import NotFound
 from arbiter.events.models import Event
 from arbiter.games.models import Game
+from arbiter.infra import sqlrows
 from clocks import clock as clockmath
 from clocks.models import Clock, ClockLog
 from rules.outcome import Score, Termination

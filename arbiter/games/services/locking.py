@@ -6,10 +6,10 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from arbiter import sqlrows
 from arbiter.errors import NotFound
 from arbiter.events.models import Event, Player, Round
 from arbiter.games.models import Game
+from arbiter.infra import sqlrows
 from clocks.models import Clock
 
 # One statement per lock: every move goes through here, so the game, its event's settings and

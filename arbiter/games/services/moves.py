@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
-from arbiter import sqlrows
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events.permissions import is_arbiter, player_side
-from arbiter.games import arrival, selectors
+from arbiter.games import selectors
 from arbiter.games.models import Game, Move
+from arbiter.games.services import arrival
+from arbiter.infra import sqlrows
 from clocks import clock as clockmath
 from clocks.timecontrol import TimeControl, TimeControlError
 from rules import AmbiguousMove, IllegalMove, Position

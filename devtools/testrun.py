@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 
-from arbiter.localservices import env_or_start, start_postgres, start_redis
+from arbiter.runtime.localservices import env_or_start, start_postgres, start_redis
 
 
 def main(argv: list[str]) -> int:

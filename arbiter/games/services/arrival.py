@@ -27,9 +27,8 @@ from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.permissions import can_view, require_arbiter
 from arbiter.events.services.results import refresh_round_status
+from arbiter.games.models import Game
 from rules.outcome import Termination
-
-from .models import Game
 
 SIDES = ("white", "black")
 

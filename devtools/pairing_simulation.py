@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .history import EntryInfo
-from .swiss import pair_swiss
-from .types import PairingError, PairingResult, PlayerState
+from arbiter.events.pairing.history import EntryInfo
+from arbiter.events.pairing.swiss import pair_swiss
+from arbiter.events.pairing.types import PairingError, PairingResult, PlayerState
 
 
 @dataclass

@@ -11,8 +11,8 @@ from arbiter.errors import NotFound
 from arbiter.events.models import Event, Round
 from clocks.timecontrol import TimeControl, TimeControlError
 
-from . import arrival
 from .models import Game, Move
+from .services import arrival
 
 
 def game_for_page(game_id: int) -> Game:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
-from arbiter import sqlite_checkpoint
+from arbiter.infra import sqlite_checkpoint
 
 
 def _wal_database(path) -> sqlite3.Connection:

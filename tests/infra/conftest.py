@@ -1,0 +1,3 @@
+"""The plain-SQL rows are checked on the games' own models, with the games' fixtures."""
+
+from tests.games.conftest import *  # noqa: F403
