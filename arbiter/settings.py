@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "arbiter.events",
     "arbiter.games",
     "arbiter.web",
+    "arbiter.runtime",
 ]
 
 MIDDLEWARE = [

@@ -10,9 +10,14 @@
 4. When every child is ready, the address and the demo logins are printed.
 
 Ctrl-C or SIGTERM stops every child together (SIGTERM to each, then SIGKILL to what is left
-of its process group), then Redis. Nothing is restarted: when a child fails to start or exits,
-the supervisor says which one, with its exit code and the last lines of its output, stops
-everything else and exits with status 1. `var/run.json` lists the children while they run.
+of its process group), then Redis. A child that fails while starting, or a failing setup step,
+stops everything (nothing is restarted then: the cause is in the setup). A child that exits
+later is restarted, the others running on meanwhile: what is left of its process group is
+killed, and it starts again after a back-off (0.5 s, doubling up to 8 s). More than
+--restart-limit restarts of one child within --restart-window seconds (5 in 60 s) and the
+supervisor stops everything, saying which child and why, and exits with status 1. Each
+restart is printed and recorded as a system event, which the arbiters see on the round's page
+(arbiter.runtime.systemlog). `var/run.json` lists the children (their current pids).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import datetime as dt
 import json
 import os
 import re
@@ -33,12 +39,16 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from queue import SimpleQueue
 
 BASE_DIR = Path(__file__).resolve().parents[2]
 POSIX = os.name == "posix"
 TAIL_LINES = 25
 WILDCARD_HOSTS = {"0.0.0.0", "", "::"}
 STOP_TIMEOUT_S = 20.0
+#: The first restart of a child waits this long, each next one twice as long, at most the max.
+BACKOFF_FIRST_S = 0.5
+BACKOFF_MAX_S = 8.0
 
 # Periodic lines that would bury everything else on the console (they stay in the tails
 # shown when a child fails): beat's sends and the workers' per-task lines for the sweeps.
@@ -73,8 +83,14 @@ class Child:
     tail: collections.deque = field(default_factory=lambda: collections.deque(maxlen=TAIL_LINES))
     ready: threading.Event = field(default_factory=threading.Event)
     reader: threading.Thread | None = None
+    restarts: collections.deque = field(default_factory=collections.deque)  # monotonic times
+    restart_at: float | None = None  # when it is due to start again (it exited)
+    exit_seen: int | None = None  # the exit code of its last unexpected exit
+    said_ready: bool = False  # "ready again" printed since its last restart
 
     def start(self, env: dict[str, str]) -> None:
+        self.ready = threading.Event()
+        self.said_ready = False
         self.process = subprocess.Popen(
             self.argv,
             cwd=BASE_DIR,
@@ -191,6 +207,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--startup-timeout", type=float, default=120.0, help="seconds for every child to be ready"
     )
+    parser.add_argument(
+        "--restart-limit",
+        type=int,
+        default=5,
+        help="restarts of one child within --restart-window after which everything stops (5)",
+    )
+    parser.add_argument("--restart-window", type=float, default=60.0, help="seconds (60)")
     return parser.parse_args(argv)
 
 
@@ -207,6 +230,8 @@ class Supervisor:
         self.stop_requested = threading.Event()
         self.signal_received: int | None = None
         self.failed: Child | None = None
+        self.env: dict[str, str] = {}
+        self.events = EventWriter()
 
     # -- the whole run ---------------------------------------------------------------------
 
@@ -214,8 +239,9 @@ class Supervisor:
         self.var_dir.mkdir(parents=True, exist_ok=True)
         self._install_signal_handlers()
         try:
-            env = self._prepare()
+            env = self.env = self._prepare()
             demo = self._setup(env)
+            self.events.start()
             self._start_children(env)
             self._wait_ready()
             self._banner(demo)
@@ -225,10 +251,11 @@ class Supervisor:
             return 0
         except StartupError as exc:
             _say(str(exc))
-            _say("stopping everything (nothing is restarted).")
+            _say("stopping everything (nothing is restarted while starting).")
             return 1
         finally:
             self._stop_all()
+            self.events.close()
 
     def _install_signal_handlers(self) -> None:
         def handler(signum, frame):
@@ -382,13 +409,56 @@ class Supervisor:
     def _watch(self) -> int:
         while not self.stop_requested.wait(0.25):
             for child in self.children:
-                if child.exit_code() is not None:
-                    self.failed = child
-                    _say(child.failure("exited unexpectedly"))
-                    _say("stopping everything (nothing is restarted).")
+                if child.restarts and not child.said_ready and child.check_ready():
+                    child.said_ready = True
+                    _say(f"{child.name} is ready again")
+                if child.restart_at is not None:
+                    if time.monotonic() >= child.restart_at:
+                        self._restart(child)
+                elif child.exit_code() is not None and not self._schedule_restart(child):
                     return 1
         _say(f"signal {self.signal_received} received: stopping everything.")
         return 0
+
+    def _schedule_restart(self, child: Child) -> bool:
+        """`child` exited: say so, and plan its restart after the back-off; False when it
+        restarted too often already (the supervisor then stops everything)."""
+        code = child.exit_code()
+        child.kill_group()  # a worker's pool processes, uvicorn's workers: they go with it
+        _say(child.failure("exited unexpectedly"))
+        now = time.monotonic()
+        window, limit = self.options.restart_window, self.options.restart_limit
+        while child.restarts and now - child.restarts[0] > window:
+            child.restarts.popleft()
+        if len(child.restarts) >= limit:
+            self.failed = child
+            reason = (
+                f"{child.name} exited (exit code {code}) after {len(child.restarts)} restarts "
+                f"within {window:.0f} s: stopping everything"
+            )
+            _say(f"{reason} (restart limit {limit} in {window:.0f} s reached).")
+            self.events.put("gave_up", child.name, f"supervisor stopped the system: {reason}")
+            return False
+        delay = min(BACKOFF_MAX_S, BACKOFF_FIRST_S * 2 ** len(child.restarts))
+        child.restart_at = now + delay
+        child.exit_seen = code
+        _say(
+            f"restarting {child.name} in {delay:g} s (restart {len(child.restarts) + 1} of "
+            f"at most {limit} within {window:.0f} s); the other processes run on."
+        )
+        return True
+
+    def _restart(self, child: Child) -> None:
+        child.restart_at = None
+        child.restarts.append(time.monotonic())
+        code = child.exit_seen
+        child.start(self.env)
+        at = dt.datetime.now(dt.UTC)
+        _say(f"restarted {child.name} (pid {child.pid})")
+        self.events.put(
+            "restart", child.name, f"{child.name} restarted at {at:%H:%M:%S} (exit code {code})", at
+        )
+        self._write_state()
 
     # -- stopping --------------------------------------------------------------------------
 
@@ -428,6 +498,48 @@ class Supervisor:
             "children": {c.name: c.pid for c in self.children},
         }
         (self.var_dir / "run.json").write_text(json.dumps(state, indent=2))
+
+
+class EventWriter:
+    """Records the supervisor's system events in the database, from a thread of its own: the
+    watch loop never waits on the database (which may be the thing that is down)."""
+
+    def __init__(self):
+        self._jobs: SimpleQueue = SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="system-events", daemon=True)
+        self._thread.start()
+
+    def put(self, kind: str, process: str, message: str, at=None) -> None:
+        if self._thread is not None:
+            self._jobs.put((kind, process, message, at or dt.datetime.now(dt.UTC)))
+
+    def close(self, timeout: float = 10.0) -> None:
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            kind, process, message, at = job
+            try:
+                import django
+
+                django.setup()
+                from django.db import connections
+
+                from arbiter.runtime import systemlog
+
+                systemlog.record(kind, message, process=process, at=at)
+                connections.close_all()
+                for connection in connections.all():
+                    # PostgreSQL: no pool kept open in the supervisor between events.
+                    getattr(connection, "close_pool", lambda: None)()
+            except Exception as exc:  # noqa: BLE001 - printed; the supervisor goes on
+                _say(f"could not record the system event {message!r}: {exc}")
 
 
 def demo_logins() -> str | None:

@@ -263,7 +263,7 @@ def test_a_child_that_cannot_start_stops_everything_and_says_which_and_why(tmp_p
             assert failed and int(failed.group(1)) != 0, out
             assert "Last lines of its output:" in out
             assert "address already in use" in out.lower(), out
-            assert "nothing is restarted" in out
+            assert "nothing is restarted while starting" in out
             assert "every process stopped" in out
             started = [
                 int(line.split("(pid ")[1].split(")")[0])
@@ -345,21 +345,86 @@ def test_with_database_url_and_redis_url_set_it_uses_those_servers(tmp_path):
             redis_server.stop()
 
 
-def test_a_child_that_dies_later_is_named_and_nothing_is_restarted(tmp_path):
+def system_events(var_dir: Path) -> list[tuple[str, str, str]]:
+    """(kind, process, message) of the system events in the supervisor's SQLite, oldest first."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(var_dir / "db.sqlite3", timeout=10)) as db:
+        rows = db.execute(
+            "SELECT kind, process, message FROM runtime_systemevent ORDER BY at, id"
+        ).fetchall()
+    return [tuple(row) for row in rows]
+
+
+def test_a_child_that_dies_later_is_restarted_and_the_others_run_on(tmp_path):
     run = Run(tmp_path, free_port())
     try:
         run.wait_for(lambda: "Press Ctrl-C" in run.output, 180, "every process to be ready")
         children = run.state()["children"]
         os.kill(children["clock"], signal.SIGKILL)  # the clock worker dies
+        run.wait_for(
+            lambda: (
+                (run.state() or {}).get("children", {}).get("clock")
+                not in (None, children["clock"])
+            ),
+            60,
+            "the clock worker to be started again",
+        )
+        run.wait_for(lambda: "supervisor: clock is ready again" in run.output, 120, "clock ready")
+        out = run.output
+        assert "supervisor: clock exited unexpectedly (exit code -9)" in out, out
+        assert re.search(r"supervisor: restarting clock in 0\.5 s \(restart 1 of at most 5", out)
+        assert out.count("supervisor: restarted clock (pid ") == 1
+        new_clock = run.state()["children"]["clock"]
+        assert alive(new_clock) and not alive(children["clock"])
+        # The others were never stopped: same pids, still running.
+        for name in ("worker", "beat", "web"):
+            assert run.state()["children"][name] == children[name]
+            assert alive(children[name]), f"{name} stopped"
+        assert home_page_answers(run.port)
+        # The restarted worker answers on the broker, and the restart is a system event.
+        ping = celery_ping(f"clock@{socket.gethostname()}", run.state()["redis_url"])
+        assert ping.returncode == 0 and "pong" in ping.stdout, (ping.stdout, ping.stderr)
+        events = run.wait_for(lambda: system_events(tmp_path), 30, "the restart's system event")
+        assert events[0][:2] == ("restart", "clock")
+        assert re.fullmatch(r"clock restarted at \d\d:\d\d:\d\d \(exit code -9\)", events[0][2])
+        os.killpg(run.process.pid, signal.SIGINT)
+        assert run.process.wait(timeout=60) == 0, run.output
+    finally:
+        run.cleanup()
+
+
+def test_a_child_that_keeps_dying_stops_everything_after_the_restart_limit(tmp_path):
+    # A limit of 2 restarts within 60 s: the third exit of beat stops the system.
+    run = Run(tmp_path, free_port(), "--restart-limit", "2")
+    try:
+        run.wait_for(lambda: "Press Ctrl-C" in run.output, 180, "every process to be ready")
+        children = run.state()["children"]
+        killed = set()
+        for restarts in range(3):
+            beat = run.wait_for(
+                lambda: (
+                    (pid := (run.state() or {}).get("children", {}).get("beat"))
+                    and pid not in killed
+                    and pid
+                ),
+                60,
+                f"beat after {restarts} restarts",
+            )
+            killed.add(beat)
+            os.kill(beat, signal.SIGKILL)
         code = run.process.wait(timeout=60)
         run.reader.join(timeout=5)
         out = run.output
         assert code == 1, out
-        assert "supervisor: clock exited unexpectedly (exit code -9)" in out, out
-        assert "nothing is restarted" in out
-        assert out.count("supervisor: started clock") == 1  # not started again
+        assert "supervisor: beat exited (exit code -9) after 2 restarts within 60 s" in out, out
+        assert "restart limit 2 in 60 s reached" in out
+        assert "restarting beat in 0.5 s" in out and "restarting beat in 1 s" in out
+        assert "every process stopped" in out
         for name, pid in children.items():
             assert not alive(pid), f"{name} (pid {pid}) still runs"
+        kinds = [e[0] for e in system_events(tmp_path)]
+        assert kinds == ["restart", "restart", "gave_up"], kinds
     finally:
         run.cleanup()
 
