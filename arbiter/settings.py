@@ -85,6 +85,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
         "timeout": 10,
     }
+    # A pooled connection is checked before each use (Django passes the pool
+    # ConnectionPool.check_connection): one the server dropped (a restart, a failover, a cut
+    # network) is replaced instead of failing the request that gets it.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # sqlrows.cursor() prepares the few statements every move runs (Django's own cursors bind
     # on the client and never prepare). Django turns preparing off for all connections, for
     # poolers that cannot keep prepared statements: DB_PREPARE=0 does the same here (e.g.

@@ -11,3 +11,6 @@ urlpatterns = [
     path("", include("arbiter.games.urls")),
     path("", include("arbiter.web.urls")),
 ]
+
+# The database down: 503 in the API's error form, or a plain page (arbiter/infra/unavailable.py).
+handler500 = "arbiter.infra.unavailable.server_error"

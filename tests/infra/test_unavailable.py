@@ -1,0 +1,68 @@
+"""The database down: 503, in the API's error form or as a plain page, never an HTML 500."""
+
+from unittest import mock
+
+import pytest
+from django.db import OperationalError, connection
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+DROPPED = OperationalError("server closed the connection unexpectedly")
+
+
+@pytest.fixture
+def client():
+    return Client(raise_request_exception=False)
+
+
+@pytest.fixture
+def database_down():
+    with mock.patch.object(connection, "cursor", side_effect=DROPPED):
+        yield
+
+
+def test_an_api_request_gets_503_in_the_api_error_form(client, database_down):
+    response = client.get("/api/games/1")
+    assert response.status_code == 503
+    assert response["Content-Type"].startswith("application/json")
+    assert response["Retry-After"] == "5"
+    body = response.json()
+    assert body["error"] == "unavailable"
+    assert "database cannot be reached" in body["message"]
+    assert "same request_id" in body["message"]
+
+
+def test_a_write_to_the_api_gets_the_same_503(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("arbiter-1", password="x" * 12))
+    with mock.patch.object(connection, "cursor", side_effect=DROPPED):
+        response = client.post(
+            "/api/games/1/moves",
+            {"ply": 1, "move": "32-28", "request_id": "r1"},
+            content_type="application/json",
+        )
+    assert response.status_code == 503
+    assert response.json()["error"] == "unavailable"
+
+
+def test_a_page_gets_a_plain_503_page_saying_the_database_is_unreachable(client, database_down):
+    response = client.get("/")
+    assert response.status_code == 503
+    assert response["Content-Type"].startswith("text/html")
+    page = response.content.decode()
+    assert "The database cannot be reached" in page
+    assert 'name="viewport"' in page  # readable on a phone
+
+
+def test_any_other_error_is_still_a_500(client):
+    with mock.patch.object(connection, "cursor", side_effect=ValueError("a bug")):
+        response = client.get("/api/games/1")
+    assert response.status_code == 500
+
+
+def test_pooled_postgresql_connections_are_checked_before_use():
+    from psycopg_pool import ConnectionPool
+
+    if connection.vendor != "postgresql" or not connection.pool:
+        pytest.skip("the pool is PostgreSQL's")
+    assert connection.pool._check is ConnectionPool.check_connection
