@@ -36,6 +36,11 @@ from arbiter.infra import sqlite_checkpoint  # noqa: E402
 if (_sqlite_file := sqlite_checkpoint.database_file(settings.DATABASES["default"])) is not None:
     sqlite_checkpoint.start(_sqlite_file)
 
+# The heartbeat (arbiter/runtime/downtime.py): once now, crediting the clocks after an outage
+# before any move is taken, then every second.
+from arbiter.runtime.downtime import start_heartbeat  # noqa: E402
+
+start_heartbeat()
 # What is loaded by now (about 135,000 objects) lives as long as the process: keep the cyclic
 # garbage collector from scanning it again on every full pass, which stalls all requests.
 gc.freeze()

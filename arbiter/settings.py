@@ -175,6 +175,11 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"queue": "clock", "expires": 10},
     },
 }
+# Time the system could not take moves is not charged (arbiter/runtime/downtime.py): a gap in
+# the web processes' heartbeat longer than the threshold is credited to every running clock.
+DOWNTIME_CREDIT = env_bool("DOWNTIME_CREDIT", True)
+DOWNTIME_THRESHOLD_MS = int(os.environ.get("DOWNTIME_THRESHOLD_MS", "3000"))
+HEARTBEAT = env_bool("HEARTBEAT", True)
 # Set by tests that run tasks inline (never in production).
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 

@@ -29,6 +29,7 @@ from arbiter.errors import NotFound
 from arbiter.events.models import Event
 from arbiter.games.models import Game
 from arbiter.infra import sqlrows
+from arbiter.runtime.downtime import flags_on_hold
 from clocks import clock as clockmath
 from clocks.models import Clock, ClockLog
 from rules.outcome import Score, Termination
@@ -104,7 +105,7 @@ def flag_if_due(game: Game, now: datetime) -> bool:
     if clock is None or game.status == Game.Status.FINISHED or game.flag_side:
         return False
     side = clockmath.flagged(clock.state, clock.tc, now)
-    if side is None:
+    if side is None or flags_on_hold(now):  # the time the system was down is credited first
         return False
     record_flag(game, side, now)
     return True
@@ -128,6 +129,7 @@ def check_flag(game_id: int, *, ply: int | None = None, now: datetime | None = N
         or flag_side
         or deadline is None
         or deadline > (now or timezone.now())
+        or flags_on_hold(now)  # the system was down: its time is credited before any flag
     ):
         return False
     try:
@@ -190,7 +192,7 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
     with connection.cursor() as cursor:
         cursor.execute(_DUE_SQL, [_db_time(now), Game.Status.FINISHED, limit])
         due = [row[0] for row in cursor.fetchall()]
-    if not due:
+    if not due or flags_on_hold(now):  # the system was down: its time is credited first
         return 0
     with transaction.atomic():
         games, clocks, logs, fields = [], [], [], {"updated_at"}

@@ -1,0 +1,214 @@
+"""Time the system could not take moves is not charged to the players (issue 16).
+
+The heartbeat is written every second by each web process (a thread started in arbiter/asgi.py):
+the web processes are what takes moves, so a beat proves that a move could have been entered
+at that moment (a web process that runs and reaches the database). The Celery workers and
+beat say nothing about that: they may run while no web process does, or the reverse.
+
+A beat that finds the previous one older than DOWNTIME_THRESHOLD_MS knows the system was down
+since that previous beat: before writing, it credits every running clock with the time since
+then (as if the system had paused it at the last beat and resumed it now), logs the credit in
+each clock's log as an adjustment with its reason, and records a system event the arbiters
+see. One transaction under the heartbeat row's lock: two web processes never credit twice.
+
+Until that credit is applied no flag is judged: the flag services ask flags_on_hold() before
+recording a flag, and it says yes while the last beat is older than the threshold (a Celery
+worker that ran on through the outage, or starts before the web server, waits). A web
+process beats once before it serves its first request, and every 0.2 s while the database
+does not answer, so a move after an outage finds the credit applied.
+
+Settings: DOWNTIME_CREDIT (env, default on; off: nothing is credited and flags are never held)
+and DOWNTIME_THRESHOLD_MS (default 3000: a gap shorter than that is a slow beat, not an outage).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, close_old_connections, connection, transaction
+from django.utils import timezone
+
+from arbiter.runtime.models import Heartbeat
+
+log = logging.getLogger(__name__)
+
+#: How often a web process beats, and how soon it tries again when the database is down.
+INTERVAL_S = 1.0
+RETRY_S = 0.2
+_MS = timedelta(milliseconds=1)
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "DOWNTIME_CREDIT", True))
+
+
+def threshold() -> timedelta:
+    return timedelta(milliseconds=getattr(settings, "DOWNTIME_THRESHOLD_MS", 3000))
+
+
+def last_beat() -> datetime | None:
+    row = Heartbeat.objects.filter(pk=1).values_list("at", flat=True).first()
+    return row
+
+
+def flags_on_hold(now: datetime | None = None) -> bool:
+    """True while the last beat is older than the threshold: the system was (or is) down and
+    the running clocks have not been credited yet, so no flag is judged. No beat ever (tests,
+    a system whose web server never ran): never on hold."""
+    if not enabled():
+        return False
+    at = last_beat()
+    return at is not None and (now or timezone.now()) - at > threshold()
+
+
+def beat(now: datetime | None = None) -> int | None:
+    """Write the heartbeat. After an outage (the last beat older than the threshold) credit the
+    running clocks first; then the milliseconds credited, else None."""
+    now = now or timezone.now()
+    if Heartbeat.objects.filter(pk=1, at__gte=now - threshold()).update(at=now):
+        return None  # the usual case: one statement
+    with transaction.atomic():
+        row = Heartbeat.objects.select_for_update().filter(pk=1).first()
+        now = max(now, timezone.now())
+        if row is None:
+            try:
+                with transaction.atomic():
+                    Heartbeat.objects.create(pk=1, at=now)
+            except IntegrityError:
+                pass  # another process wrote the first beat
+            return None
+        if now - row.at <= threshold():
+            return None  # another process credited the gap and beat meanwhile
+        down_ms = (now - row.at) // _MS
+        credited = credit_running_clocks(row.at, now) if enabled() else None
+        Heartbeat.objects.filter(pk=1).update(at=now)
+        _record(row.at, now, down_ms, credited)
+    return down_ms if credited is not None else None
+
+
+def _record(since: datetime, now: datetime, down_ms: int, credited: list | None) -> None:
+    from arbiter.runtime import systemlog
+
+    span = f"{since:%H:%M:%S} to {now:%H:%M:%S} UTC ({down_ms / 1000:.1f} s)"
+    if credited is None:
+        message = (
+            f"the system was down from {span}; not credited to the clocks (DOWNTIME_CREDIT off)"
+        )
+    else:
+        games = ", ".join(str(g) for g in credited[:20]) + (" ..." if len(credited) > 20 else "")
+        message = f"the system was down from {span}: {len(credited)} running clock(s) credited" + (
+            f" (games {games})" if credited else ""
+        )
+    systemlog.record("downtime", message, at=now)
+
+
+def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
+    """Give every running clock back its time between `since` (the last beat) and `now`, as a
+    pause from `since` (or from its move's start, if later) to `now`; each credit is an
+    "adjust" line of the clock's log. A clock already out of time at `since` keeps its flag
+    (it fell while the system was up). Returns the ids of the games credited."""
+    from arbiter.games.models import Game
+    from arbiter.games.services.flags import on_commit_arm
+    from arbiter.games.services.locking import lock_games
+    from arbiter.infra import sqlrows
+    from clocks import clock as clockmath
+    from clocks.models import Clock, ClockLog
+
+    ids = list(
+        Game.objects.filter(clock__running__gt="", clock__paused=False, flag_side="")
+        .exclude(status=Game.Status.FINISHED)
+        .values_list("pk", flat=True)
+    )
+    games, clocks, logs = [], [], []
+    # Locked in id order, as the flag sweep does: a move in flight finishes first.
+    for game in lock_games(ids):
+        clock = game.clock
+        if clock is None:
+            continue
+        state = clock.state
+        if not state.running or state.paused or state.running_since is None:
+            continue
+        if game.status == Game.Status.FINISHED or game.flag_side:
+            continue
+        if clockmath.flagged(state, clock.tc, max(since, state.running_since)) is not None:
+            continue
+        start = max(since, state.running_since)
+        if start >= now:
+            continue
+        after = clockmath.resume(clockmath.pause(state, start), now)
+        credit_ms = (now - start) // _MS
+        clock.apply(after)
+        clock.updated_at = now
+        logs.append(
+            ClockLog(
+                clock=clock,
+                at=now,
+                action=ClockLog.Action.ADJUST,
+                side=state.running.value,
+                delta_ms=credit_ms,
+                reason=(
+                    f"system down from {start.isoformat()} to {now.isoformat()}: "
+                    f"{credit_ms} ms not charged"
+                ),
+                before=state.to_dict(),
+                after=after.to_dict(),
+            )
+        )
+        clocks.append(clock)
+        games.append(game)
+    if clocks:
+        sqlrows.update_rows(Clock, clocks, [*Clock.STATE_FIELDS, "updated_at"])
+        ClockLog.objects.bulk_create(logs)
+        for game in games:
+            on_commit_arm(game)
+    return [g.pk for g in games]
+
+
+class _Heart:
+    """The beating thread of one process (started once per process, after a fork too)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._pid = None
+
+    def start(self) -> None:
+        import os
+
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            self._pid = os.getpid()
+        try:
+            beat()  # before the first request: a move after a restart finds the credit applied
+        except Exception:  # noqa: BLE001 - the database may be down; the thread retries
+            log.warning("heartbeat: the database cannot be reached at start", exc_info=True)
+            connection.close()
+        close_old_connections()
+        threading.Thread(target=self._run, name="heartbeat", daemon=True).start()
+
+    @staticmethod
+    def _run() -> None:
+        import time
+
+        while True:
+            try:
+                beat()
+                wait = INTERVAL_S
+            except Exception:  # noqa: BLE001 - the database is down: try again soon
+                log.warning("heartbeat: the database cannot be reached", exc_info=True)
+                connection.close()  # a dropped connection is not used again
+                wait = RETRY_S
+            close_old_connections()  # as after a request: a pooled one goes back to the pool
+            time.sleep(wait)
+
+
+_heart = _Heart()
+
+
+def start_heartbeat() -> None:
+    """Beat now, then every second from a thread (call once in each web process)."""
+    if getattr(settings, "HEARTBEAT", True):
+        _heart.start()

@@ -1,0 +1,136 @@
+"""Time the system could not take moves is not charged (arbiter/runtime/downtime.py).
+
+The game of `setup` has 5 minutes sudden death; its clock starts at t0 (White to move). The
+web processes' heartbeat is written by beat(); a gap longer than the threshold (3 s) is an
+outage, credited to every running clock before any flag is judged.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from arbiter.games import services
+from arbiter.games.models import Game
+from arbiter.runtime import downtime
+from arbiter.runtime.models import Heartbeat, SystemEvent
+from clocks.models import ClockLog
+
+from ..games.factories import make_game
+
+pytestmark = pytest.mark.django_db
+
+S = timedelta(seconds=1)
+
+
+@pytest.fixture
+def running(setup, clock_at, t0):
+    clock_at(t0)
+    services.start_clocks(setup.game, by=setup.arbiter)
+    return setup.game
+
+
+def deadline(game) -> object:
+    return Game.objects.select_related("clock").get(pk=game.pk).clock.deadline
+
+
+def test_the_first_beat_writes_the_heartbeat_and_credits_nothing(running, clock_at, t0):
+    assert not downtime.flags_on_hold()  # never beaten: nothing held (no web process yet)
+    clock_at(t0 + 10 * S)
+    assert downtime.beat() is None
+    assert Heartbeat.objects.get(pk=1).at == t0 + 10 * S
+    clock_at(t0 + 11 * S)
+    assert downtime.beat() is None  # one second later: no gap
+    assert Heartbeat.objects.get(pk=1).at == t0 + 11 * S
+    assert not ClockLog.objects.filter(action="adjust").exists()
+
+
+def test_a_gap_in_the_heartbeat_is_credited_to_the_running_clock_and_logged(running, clock_at, t0):
+    clock_at(t0 + 10 * S)
+    downtime.beat()
+    before = deadline(running)
+    assert before == t0 + 300 * S
+    # The system stops at t0+10 s and comes back at t0+40 s: 30 s not charged.
+    clock_at(t0 + 40 * S)
+    assert downtime.flags_on_hold()
+    assert downtime.beat() == 30_000
+    assert deadline(running) == before + 30 * S
+    entry = ClockLog.objects.get(action="adjust")
+    assert (entry.side, entry.delta_ms, entry.user) == ("white", 30_000, None)
+    assert "system down from 2026-11-30T14:00:10+00:00 to 2026-11-30T14:00:40" in entry.reason
+    assert entry.before["running_since"] == t0.isoformat()
+    assert entry.after["running_since"] == (t0 + 40 * S).isoformat()
+    assert entry.after["spent_ms"] == 10_000  # the 10 s White did think are still charged
+    event = SystemEvent.objects.get(kind="downtime")
+    assert "down from 14:00:10 to 14:00:40 UTC (30.0 s): 1 running clock(s) credited" in (
+        event.message
+    )
+    assert not downtime.flags_on_hold()
+    clock_at(t0 + 41 * S)
+    assert downtime.beat() is None  # credited once
+    assert ClockLog.objects.filter(action="adjust").count() == 1
+    # White still has its 290 s from t0+40 s: the flag falls at t0+330 s, not at t0+300 s
+    # (the system beating every second meanwhile).
+    clock_at(t0 + 329 * S)
+    Heartbeat.objects.update(at=t0 + 329 * S)
+    assert services.check_flags_due() == 0
+    clock_at(t0 + 330 * S)
+    Heartbeat.objects.update(at=t0 + 330 * S)
+    assert services.check_flags_due() == 1
+
+
+def test_no_flag_is_judged_before_the_outage_is_credited(setup, clock_at, t0):
+    """A deadline that passed during the outage is moved by the credit; one that passed
+    while the system was still up is a flag (FMJD Annex 3: time exceeded)."""
+    clock_at(t0 - 280 * S)
+    out_before = make_game(setup.event)
+    services.start_clocks(out_before, by=setup.arbiter)  # deadline t0+20 s
+    clock_at(t0)
+    services.start_clocks(setup.game, by=setup.arbiter)  # deadline t0+300 s
+    clock_at(t0 + 25 * S)
+    downtime.beat()  # out_before's flag is due, not yet recorded; the system stops now
+    clock_at(t0 + 400 * S)  # back after 375 s: setup.game's deadline passed meanwhile
+    assert services.check_flags_due() == 0  # held: the outage is not credited yet
+    assert services.check_flag(setup.game.pk, ply=0) is False
+    assert Game.objects.filter(flag_side="").count() == 2
+    downtime.beat()
+    assert deadline(setup.game) == t0 + 675 * S  # 300 s + the 375 s the system was down
+    assert services.check_flags_due() == 1  # out_before only
+    assert Game.objects.get(pk=out_before.pk).termination == "flag"
+    assert Game.objects.get(pk=setup.game.pk).status == "running"
+    assert ClockLog.objects.filter(action="adjust").count() == 1
+
+
+def test_a_paused_clock_is_not_credited(running, setup, clock_at, t0):
+    clock_at(t0 + 5 * S)
+    services.pause_clocks(running, by=setup.arbiter)
+    downtime.beat()
+    clock_at(t0 + 60 * S)
+    assert downtime.beat() == 55_000
+    assert not ClockLog.objects.filter(action="adjust").exists()
+    assert "0 running clock(s) credited" in SystemEvent.objects.get().message
+
+
+def test_with_the_setting_off_nothing_is_credited_and_no_flag_is_held(
+    running, clock_at, t0, settings
+):
+    settings.DOWNTIME_CREDIT = False
+    clock_at(t0 + 10 * S)
+    downtime.beat()
+    clock_at(t0 + 301 * S)
+    assert not downtime.flags_on_hold()  # the heartbeat is 291 s old, but nothing is held
+    assert services.check_flags_due() == 1  # charged: the flag fell during the outage
+    downtime.beat()
+    assert not ClockLog.objects.filter(action="adjust").exists()
+    assert "not credited" in SystemEvent.objects.get().message
+
+
+def test_the_round_page_shows_the_system_events_to_the_arbiter(setup, client):
+    from arbiter.runtime import systemlog
+
+    systemlog.record("restart", "clock restarted at 14:02:11 (exit code -9)", process="clock")
+    client.force_login(setup.arbiter)
+    page = client.get(f"/rounds/{setup.game.round_id}/arbiter/").content.decode()
+    assert "System events" in page
+    assert "clock restarted at 14:02:11 (exit code -9)" in page
