@@ -175,22 +175,21 @@ class _Heart:
         self._pid = None
 
     def start(self) -> None:
+        """Beat once and wait for it (a move after a restart then finds the credit applied),
+        then go on beating from the thread. The beats run in the thread alone: the server
+        imports the application inside its event loop, where Django refuses database calls."""
         import os
 
         with self._lock:
             if self._pid == os.getpid():
                 return
             self._pid = os.getpid()
-        try:
-            beat()  # before the first request: a move after a restart finds the credit applied
-        except Exception:  # noqa: BLE001 - the database may be down; the thread retries
-            log.warning("heartbeat: the database cannot be reached at start", exc_info=True)
-            connection.close()
-        close_old_connections()
-        threading.Thread(target=self._run, name="heartbeat", daemon=True).start()
+        first = threading.Event()
+        threading.Thread(target=self._run, args=(first,), name="heartbeat", daemon=True).start()
+        first.wait(timeout=30)
 
     @staticmethod
-    def _run() -> None:
+    def _run(first: threading.Event) -> None:
         import time
 
         while True:
@@ -202,6 +201,7 @@ class _Heart:
                 connection.close()  # a dropped connection is not used again
                 wait = RETRY_S
             close_old_connections()  # as after a request: a pooled one goes back to the pool
+            first.set()
             time.sleep(wait)
 
 
