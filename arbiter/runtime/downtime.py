@@ -15,7 +15,8 @@ Until that credit is applied no flag is judged: the flag services ask flags_on_h
 recording a flag, and it says yes while the last beat is older than the threshold (a Celery
 worker that ran on through the outage, or starts before the web server, waits). A web
 process beats once before it serves its first request, and every 0.2 s while the database
-does not answer, so a move after an outage finds the credit applied.
+does not answer; a move in a process whose last beat failed beats first (settle()), so a move
+entered as the database comes back is not charged the outage.
 
 Settings: DOWNTIME_CREDIT (env, default on; off: nothing is credited and flags are never held)
 and DOWNTIME_THRESHOLD_MS (default 3000: a gap shorter than that is a slow beat, not an outage).
@@ -167,6 +168,19 @@ def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
     return [g.pk for g in games]
 
 
+#: Set while this process's last beat failed (the database unreachable): its next move beats
+#: first, so that a move entered as the database comes back is not charged the outage.
+_unsettled = threading.Event()
+
+
+def settle() -> None:
+    """Before a move: beat now if this process's last beat failed (a flag check in memory
+    otherwise). Raises the database's error while it is still down."""
+    if _unsettled.is_set():
+        beat()
+        _unsettled.clear()
+
+
 class _Heart:
     """The beating thread of one process (started once per process, after a fork too)."""
 
@@ -195,8 +209,10 @@ class _Heart:
         while True:
             try:
                 beat()
+                _unsettled.clear()
                 wait = INTERVAL_S
             except Exception:  # noqa: BLE001 - the database is down: try again soon
+                _unsettled.set()
                 log.warning("heartbeat: the database cannot be reached", exc_info=True)
                 connection.close()  # a dropped connection is not used again
                 wait = RETRY_S

@@ -10,6 +10,7 @@ from arbiter.games import selectors
 from arbiter.games.models import Game, Move
 from arbiter.games.services import arrival
 from arbiter.infra import sqlrows
+from arbiter.runtime.downtime import settle as settle_downtime
 from clocks import clock as clockmath
 from clocks.timecontrol import TimeControl, TimeControlError
 from rules import AmbiguousMove, IllegalMove, Position
@@ -94,6 +95,7 @@ def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> di
     - A repeated `request_id` gets the first answer again, whatever happened since.
     """
     _check_input(ply, move, request_id)
+    settle_downtime()  # after an outage: the clocks are credited before this move is charged
     try:
         with transaction.atomic():
             answer = _submit_locked(
