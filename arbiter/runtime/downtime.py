@@ -69,8 +69,10 @@ def beat(now: datetime | None = None) -> int | None:
     """Write the heartbeat. After an outage (the last beat older than the threshold) credit the
     running clocks first; then the milliseconds credited, else None."""
     now = now or timezone.now()
-    if Heartbeat.objects.filter(pk=1, at__gte=now - threshold()).update(at=now):
-        return None  # the usual case: one statement
+    # The usual case: one statement. Never back in time: a beat that waited on another
+    # process's credit would otherwise write its older `now` over the credit's.
+    if Heartbeat.objects.filter(pk=1, at__gte=now - threshold(), at__lte=now).update(at=now):
+        return None
     with transaction.atomic():
         row = Heartbeat.objects.select_for_update().filter(pk=1).first()
         now = max(now, timezone.now())

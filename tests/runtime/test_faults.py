@@ -15,7 +15,9 @@ import contextlib
 import http.client
 import json
 import os
+import select
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -324,3 +326,179 @@ def test_clock_worker_killed_redis_emptied_web_worker_killed_then_the_whole_syst
         run.cleanup()
         if second is not None:
             second.cleanup()
+
+
+class CuttableProxy:
+    """A TCP proxy in front of the PostgreSQL server, that the test cuts: every connection
+    through it is dropped at once, and new ones are closed as soon as they are accepted, until
+    it is restored. The server itself is never touched."""
+
+    def __init__(self, host: str, port: int):
+        self.target = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.cut_off = threading.Event()
+        self.lock = threading.Lock()
+        self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.cut_off.is_set():
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            with self.lock:
+                self.pairs.append((client, upstream))
+            threading.Thread(target=self._pump, args=(client, upstream), daemon=True).start()
+
+    @staticmethod
+    def _pump(a: socket.socket, b: socket.socket) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while True:
+                ready, _, _ = select.select([a, b], [], [])
+                for source in ready:
+                    data = source.recv(65536)
+                    if not data:
+                        raise OSError("closed")
+                    (b if source is a else a).sendall(data)
+        for s in (a, b):
+            with contextlib.suppress(OSError):
+                s.close()
+
+    def cut(self) -> None:
+        self.cut_off.set()
+        with self.lock:
+            pairs, self.pairs = self.pairs, []
+        for pair in pairs:
+            for s in pair:
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+                    s.close()
+
+    def restore(self) -> None:
+        self.cut_off.clear()
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+def get(url: str, token: str | None = None, timeout: float = 30) -> tuple[int, str, bytes]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    try:
+        with urllib.request.urlopen(
+            urllib.request.Request(url, headers=headers), timeout=timeout
+        ) as r:
+            return r.status, r.headers.get("Content-Type", ""), r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers.get("Content-Type", ""), exc.read()
+
+
+@pytest.mark.postgres
+def test_database_connections_dropped_for_5_s(tmp_path, redis_server):
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    import psycopg
+
+    server_url = os.environ.get("DATABASE_URL", "")
+    parts = urlsplit(server_url)
+    if not server_url.startswith(("postgres://", "postgresql://")) or not parts.port:
+        pytest.skip("needs DATABASE_URL pointing at a PostgreSQL server over TCP")
+    scratch = f"arbiter_faults_{uuid.uuid4().hex[:10]}"
+    admin = psycopg.connect(server_url.replace("postgres://", "postgresql://", 1), autocommit=True)
+    admin.execute(f'CREATE DATABASE "{scratch}"')
+    proxy = CuttableProxy(parts.hostname, parts.port)
+    direct_url = urlunsplit(parts._replace(path=f"/{scratch}"))
+    netloc = (
+        f"{parts.username}@127.0.0.1:{proxy.port}" if parts.username else f"127.0.0.1:{proxy.port}"
+    )
+    proxied_url = urlunsplit(parts._replace(netloc=netloc, path=f"/{scratch}"))
+    # The test reads and writes directly; the system goes through the proxy.
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "DATABASE_URL"},
+        "DATABASE_URL": direct_url,
+        "REDIS_URL": redis_server.url,
+    }
+    port = free_port()
+    run = Run(
+        tmp_path,
+        port,
+        "--no-demo",
+        env={"DATABASE_URL": proxied_url, "REDIS_URL": redis_server.url},
+    )
+    try:
+        run.wait_for(lambda: "Press Ctrl-C" in run.output, 240, "every process to be ready")
+        setup = manage_shell(env, SETUP.format(name="outage", tc="30", count=6, spread_ms=1000))
+        games, token = setup["games"], setup["token"]
+        api = f"http://127.0.0.1:{port}/api/games/{games[-1]}"
+        answers = []
+
+        def probe() -> None:
+            # During the outage: 503 in the API's form, or a plain page; never a 500.
+            while proxy.cut_off.is_set():
+                answers.append(("api", *get(api, token, timeout=20)))
+                answers.append(("page", *get(f"http://127.0.0.1:{port}/", timeout=20)))
+
+        with Mover(port, token, games[:3], plies=PLIES) as mover:
+            time.sleep(3)
+            proxy.cut()
+            cut_at = time.monotonic()
+            prober = threading.Thread(target=probe, daemon=True)
+            prober.start()
+            time.sleep(5)
+            proxy.restore()
+            outage_s = time.monotonic() - cut_at
+            prober.join(timeout=30)
+            back = time.monotonic()
+            after = [get(api, token) for _ in range(20)]  # no stale connection left behind
+            first_ok_s = time.monotonic() - back
+            wait_until(lambda: not mover.thread.is_alive(), 180, "the moves", run)
+        for kind, status, content_type, body in answers:
+            assert status in (200, 503), (kind, status, body[:300])
+            if status == 503 and kind == "api":
+                assert content_type.startswith("application/json")
+                assert json.loads(body)["error"] == "unavailable"
+            elif status == 503:
+                assert b"The database cannot be reached" in body
+        assert [a[0] for a in after] == [200] * 20, after
+        report = wait_until(
+            lambda: (
+                (r := manage_shell(env, REPORT.format(ids=games)))
+                and all(g["status"] == "finished" for g in r.values())
+                and r
+            ),
+            180,
+            "every flag",
+            run,
+        )
+        late = check_games(report, mover)
+        credits = [game["credits"] for game in report.values()]
+        assert all(len(c) == 1 for c in credits), credits
+        credited_s = [c[0][1] / 1000 for c in credits]
+        assert all(outage_s - 1.5 <= c <= outage_s + 3 for c in credited_s), (outage_s, credited_s)
+        unavailable = sum(1 for a in answers if a[1] == 503)
+        print(report_line("flag lateness after a database outage", late))
+        print(
+            f"database cut {outage_s:.1f} s: {len(answers)} requests during it, {unavailable} "
+            f"answered 503, none 500; credited {min(credited_s):.1f}-{max(credited_s):.1f} s "
+            f"to {len(credited_s)} clocks; 20 reads after it in {first_ok_s:.2f} s; "
+            f"moves {mover.statuses}"
+        )
+        os.killpg(run.process.pid, signal.SIGINT)
+        assert run.process.wait(timeout=90) == 0, run.output
+    finally:
+        run.cleanup()
+        proxy.close()
+        admin.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+        admin.close()
