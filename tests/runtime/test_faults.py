@@ -31,7 +31,7 @@ import pytest
 
 from arbiter.runtime.localservices import free_port, start_redis
 
-from .test_supervisor import ROOT, Run, alive, home_page_answers
+from .test_supervisor import ROOT, Run, alive, home_page_answers, system_events
 
 pytestmark = [pytest.mark.slow, pytest.mark.celery]
 
@@ -285,6 +285,9 @@ def test_clock_worker_killed_redis_emptied_web_worker_killed_then_the_whole_syst
         )
         late = check_games(report, mover)
         assert all(len(mover.accepted[g]) == PLIES for g in games[:4]), mover.accepted
+        # The system took moves throughout (the other web worker beat on): nothing credited.
+        assert all(g["credits"] == [] for g in report.values()), report
+        assert ("restart", "clock") in [e[:2] for e in system_events(tmp_path)]
         print(report_line("flag lateness, clock worker killed + Redis emptied", late))
         print(f"moves: {sum(map(len, mover.accepted.values()))} accepted, answers {mover.statuses}")
 
