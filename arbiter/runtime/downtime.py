@@ -43,7 +43,8 @@ _MS = timedelta(milliseconds=1)
 
 
 def enabled() -> bool:
-    return bool(getattr(settings, "DOWNTIME_CREDIT", True))
+    """Credit and hold flags only where the heartbeat is written (HEARTBEAT=0: never)."""
+    return bool(getattr(settings, "DOWNTIME_CREDIT", True) and getattr(settings, "HEARTBEAT", True))
 
 
 def threshold() -> timedelta:

@@ -112,10 +112,11 @@ def test_a_paused_clock_is_not_credited(running, setup, clock_at, t0):
     assert "0 running clock(s) credited" in SystemEvent.objects.get().message
 
 
+@pytest.mark.parametrize("setting", ["DOWNTIME_CREDIT", "HEARTBEAT"])
 def test_with_the_setting_off_nothing_is_credited_and_no_flag_is_held(
-    running, clock_at, t0, settings
+    running, clock_at, t0, settings, setting
 ):
-    settings.DOWNTIME_CREDIT = False
+    setattr(settings, setting, False)
     clock_at(t0 + 10 * S)
     downtime.beat()
     clock_at(t0 + 301 * S)
