@@ -46,3 +46,7 @@ def pytest_configure(config) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # A server loaded in the test process (arbiter.wsgi or arbiter.asgi imported) writes no
+    # heartbeat into the test database from a thread of its own: a row left behind would hold
+    # the flags of later tests. The downtime tests turn it on (tests/runtime/test_downtime.py).
+    settings.HEARTBEAT = False

@@ -24,6 +24,11 @@ pytestmark = pytest.mark.django_db
 S = timedelta(seconds=1)
 
 
+@pytest.fixture(autouse=True)
+def heartbeat_on(settings):
+    settings.HEARTBEAT = True  # off for the rest of the suite (tests/conftest.py)
+
+
 @pytest.fixture
 def running(setup, clock_at, t0):
     clock_at(t0)
