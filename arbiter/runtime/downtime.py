@@ -15,8 +15,8 @@ Until that credit is applied no flag is judged: the flag services ask flags_on_h
 recording a flag, and it says yes while the last beat is older than the threshold (a Celery
 worker that ran on through the outage, or starts before the web server, waits). A web
 process beats once before it serves its first request, and every 0.2 s while the database
-does not answer; a move in a process whose last beat failed beats first (settle()), so a move
-entered as the database comes back is not charged the outage.
+does not answer; a move in a process whose last successful beat is older than the threshold
+beats first (settle()), so a move entered as the database comes back is not charged the outage.
 
 Settings: DOWNTIME_CREDIT (env, default on; off: nothing is credited and flags are never held)
 and DOWNTIME_THRESHOLD_MS (default 3000: a gap shorter than that is a slow beat, not an outage).
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -69,7 +70,11 @@ def flags_on_hold(now: datetime | None = None) -> bool:
 def beat(now: datetime | None = None) -> int | None:
     """Write the heartbeat. After an outage (the last beat older than the threshold) credit the
     running clocks first; then the milliseconds credited, else None."""
-    now = now or timezone.now()
+    if now is None:
+        # The time is read once the database answers: a beat that waited for a connection
+        # through an outage must not write a time from before it.
+        connection.ensure_connection()
+        now = timezone.now()
     # The usual case: one statement. Never back in time: a beat that waited on another
     # process's credit would otherwise write its older `now` over the credit's.
     if Heartbeat.objects.filter(pk=1, at__gte=now - threshold(), at__lte=now).update(at=now):
@@ -171,17 +176,20 @@ def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
     return [g.pk for g in games]
 
 
-#: Set while this process's last beat failed (the database unreachable): its next move beats
-#: first, so that a move entered as the database comes back is not charged the outage.
-_unsettled = threading.Event()
+class _Beats:
+    #: time.monotonic() of this process's last successful beat; None where no thread beats.
+    ok_at: float | None = None
 
 
 def settle() -> None:
-    """Before a move: beat now if this process's last beat failed (a flag check in memory
-    otherwise). Raises the database's error while it is still down."""
-    if _unsettled.is_set():
+    """Before a move, in a process that beats: when its last successful beat is older than
+    the threshold (the database was unreachable, or the beat still waits for it), beat now,
+    so that the outage is credited before this move is charged. A check in memory otherwise.
+    Raises the database's error while it is still down."""
+    ok_at = _Beats.ok_at
+    if ok_at is not None and time.monotonic() - ok_at > threshold().total_seconds():
         beat()
-        _unsettled.clear()
+        _Beats.ok_at = time.monotonic()
 
 
 class _Heart:
@@ -201,21 +209,19 @@ class _Heart:
             if self._pid == os.getpid():
                 return
             self._pid = os.getpid()
+        _Beats.ok_at = time.monotonic()
         first = threading.Event()
         threading.Thread(target=self._run, args=(first,), name="heartbeat", daemon=True).start()
         first.wait(timeout=30)
 
     @staticmethod
     def _run(first: threading.Event) -> None:
-        import time
-
         while True:
             try:
                 beat()
-                _unsettled.clear()
+                _Beats.ok_at = time.monotonic()
                 wait = INTERVAL_S
             except Exception:  # noqa: BLE001 - the database is down: try again soon
-                _unsettled.set()
                 log.warning("heartbeat: the database cannot be reached", exc_info=True)
                 connection.close()  # a dropped connection is not used again
                 wait = RETRY_S

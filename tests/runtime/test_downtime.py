@@ -7,6 +7,7 @@ outage, credited to every running clock before any flag is judged.
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -143,16 +144,15 @@ def test_the_round_page_shows_the_system_events_to_the_arbiter(setup, client):
 
 
 def test_a_move_in_a_process_whose_beat_failed_is_not_charged_the_outage(
-    running, setup, clock_at, t0
+    running, setup, clock_at, t0, monkeypatch
 ):
     clock_at(t0 + 10 * S)
     downtime.beat()
-    downtime._unsettled.set()  # this process's beats failed: the database was unreachable
-    try:
-        clock_at(t0 + 70 * S)  # back; the move comes before the heartbeat thread's next beat
-        services.submit_move(running.pk, ply=1, move="32-28", request_id="r1", by=setup.white)
-    finally:
-        downtime._unsettled.clear()
+    # This process beats, but its last beat that worked was 10 s ago: the database was
+    # unreachable (or the beat still waits for it).
+    monkeypatch.setattr(downtime._Beats, "ok_at", time.monotonic() - 10)
+    clock_at(t0 + 70 * S)  # back; the move comes before the heartbeat thread's next beat
+    services.submit_move(running.pk, ply=1, move="32-28", request_id="r1", by=setup.white)
     game = Game.objects.select_related("clock").get(pk=running.pk)
     assert game.clock.remaining_white_ms == 290_000  # 10 s thought, the 60 s down not charged
     assert ClockLog.objects.get(action="adjust").delta_ms == 60_000
