@@ -22,6 +22,14 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+@pytest.fixture
+def org(db):
+    """An organizer: a user who may create events."""
+    from tests.accounts.builders import make_user
+
+    return make_user("org", organizer=True)
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(
     django_db_modify_db_settings_parallel_suffix, request, tmp_path_factory

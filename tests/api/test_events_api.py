@@ -3,21 +3,12 @@ import io
 
 import pytest
 
-from arbiter.accounts.models import ApiToken
 from arbiter.events import services
 from arbiter.events.models import Event
-from tests.events.builders import make_event, make_user
+from tests.accounts.builders import bearer, make_user
+from tests.events.builders import make_event
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
-
-
-def bearer(user) -> dict:
-    return {"HTTP_AUTHORIZATION": f"Bearer {ApiToken.objects.create(user=user).key}"}
 
 
 def test_routes_appear_in_the_openapi_schema(client):

@@ -6,15 +6,11 @@ from arbiter.errors import Forbidden, Invalid
 from arbiter.events import services
 from arbiter.events.models import Player
 from arbiter.events.player_csv import COLUMNS
-from tests.events.builders import make_event, make_user
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event
 
 pytestmark = pytest.mark.django_db
 README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
 
 
 GOOD = """surname,given_name,fmjd_id,federation,rating,title,club

@@ -5,14 +5,10 @@ from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events import services
 from arbiter.events.models import AuditEntry, Entry, Player
 from arbiter.games.models import Game
-from tests.events.builders import make_event, make_user, play_round
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event, play_round
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
 
 
 def _numbers(event):
@@ -237,3 +233,13 @@ def test_withdrawals_are_for_the_events_arbiters_not_players_or_other_arbiters(o
         with pytest.raises(Forbidden):
             services.withdraw_entry(entry, by=user)
     assert event.entries.count() == 4
+
+
+def test_update_player_is_logged_in_the_players_events(org):
+    event = make_event(org, n_players=2)
+    player = event.entries.get(pairing_number=1).player
+    services.update_player(player, by=org, rating=2222)
+    entry = AuditEntry.objects.get(event=event, action="player.update")
+    assert entry.new == {"rating": 2222} and entry.old == {"rating": 2000}
+    services.update_player(player, by=org, rating=2222)  # no change, no entry
+    assert AuditEntry.objects.filter(action="player.update").count() == 1

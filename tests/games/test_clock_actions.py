@@ -9,22 +9,13 @@ import pytest
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.games import services
 from arbiter.games.models import Game
-from arbiter.games.services import flags
 from clocks.models import ClockLog
 
-from .factories import make_event, make_game, make_player
+from .builders import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 
 S = timedelta(seconds=1)
-
-
-@pytest.fixture
-def armed(monkeypatch):
-    """Every flag task armed after a commit: (game_id, ply, deadline)."""
-    calls = []
-    monkeypatch.setattr(flags, "arm_soon", lambda *args: calls.append(args))
-    return calls
 
 
 def test_fmjd_annex3_start_runs_whites_clock_and_arms_the_flag_task(
