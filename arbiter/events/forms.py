@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
+from arbiter import messages
 from arbiter.games.models import Game
 from rules.outcome import Termination
 
@@ -11,7 +12,7 @@ RESULT_CHOICES = [("", "–")] + [
     (value, label) for value, label in Game.Result.choices if value not in ("", Game.Result.BYE)
 ]
 TERMINATION_CHOICES = [("", "–")] + [
-    (t.value, t.label) for t in Termination if t not in (Termination.BYE,)
+    (t.value, messages.termination(t)) for t in Termination if t not in (Termination.BYE,)
 ]
 
 

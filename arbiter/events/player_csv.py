@@ -107,6 +107,9 @@ def raise_if_errors(errors: list[LineError]) -> None:
         shown = "; ".join(f"line {e.line}: {e.reason}" for e in errors[:5])
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
         raise Invalid(
-            f"nothing imported: {len(errors)} bad line(s): {shown}{more}",
+            "import.bad_lines",
+            count=len(errors),
+            shown=shown,
+            more=more,
             details={"errors": [e.as_dict() for e in errors]},
         )

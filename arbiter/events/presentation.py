@@ -37,7 +37,7 @@ def event_for(user, slug: str) -> Event:
     """
     event = Event.objects.select_related("organizer").filter(slug=slug).first()
     if event is None or not can_view(user, event):
-        raise NotFound(f"no event '{slug}'")
+        raise NotFound("event.no_such_slug", slug=slug)
     return event
 
 
@@ -49,7 +49,7 @@ def round_for(user, event: Event, number: int) -> Round:
     for rnd in visible_rounds(user, event):
         if rnd.number == number:
             return rnd
-    raise NotFound(f"round {number} of '{event}' is not published")
+    raise NotFound("round.not_published_in_event", number=number, event=event)
 
 
 def last_round_with_results(rounds: list[Round]) -> int | None:
@@ -71,7 +71,7 @@ def rounds_with_results(rounds: list[Round]) -> list[Round]:
 def entry_for(event: Event, number: int) -> Entry:
     entry = event.entries.select_related("player").filter(pairing_number=number).first()
     if entry is None:
-        raise NotFound(f"no player number {number} in '{event}'")
+        raise NotFound("entry.no_such_number", number=number, event=event)
     return entry
 
 

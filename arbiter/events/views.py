@@ -93,7 +93,7 @@ def _after_round(request, rounds) -> int | None:
     if not value:
         return pages.last_round_with_results(rounds)
     if not value.isdigit() or int(value) not in {r.number for r in rounds}:
-        raise NotFound(f"no published round '{value}'")
+        raise NotFound("round.no_published_round", value=value)
     return int(value)
 
 

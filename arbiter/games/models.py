@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 
+from arbiter import messages
 from arbiter.events.models import Player, Round
 from clocks.models import Clock
 from rules.outcome import Termination
@@ -39,7 +40,7 @@ class Game(models.Model):
         max_length=4, choices=Result.choices, default=Result.PENDING, blank=True
     )
     termination = models.CharField(
-        max_length=20, choices=[(t.value, t.label) for t in Termination], blank=True
+        max_length=20, choices=[(t.value, messages.termination(t)) for t in Termination], blank=True
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     pairing_note = models.JSONField(

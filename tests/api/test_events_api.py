@@ -131,6 +131,11 @@ def test_bad_input_gets_422_saying_what_and_where(client, org):
         **auth,
     )
     assert r.status_code == 422 and "buchholz" in r.json()["message"]
+    # The code and its parameters, for a program; the message, for a person.
+    body = r.json()
+    assert body["code"] == "tiebreaks.unknown" and body["params"]["unknown"] == ["buchholz"]
+    assert "solkoff" in body["params"]["known"]
+    assert body["message"].startswith("tiebreaks: unknown code(s) buchholz; known: ")
     event = make_event(org)
     r = client.post(
         f"/api/events/{event.pk}/entries/import",

@@ -40,15 +40,12 @@ def add_entry(event: Event, player: Player, *, by) -> Entry:
     with transaction.atomic():
         event = _lock_event(event)
         if event.status == Event.Status.FINISHED:
-            raise Conflict(f"'{event}' is finished: no more entries")
+            raise Conflict("entry.event_finished", event=event)
         paired = _last_paired(event)
         if paired and event.system != S.SWISS:
-            raise Conflict(
-                f"'{event}' is a round robin and round 1 is paired: its table is fixed, "
-                "no late entries"
-            )
+            raise Conflict("entry.round_robin_fixed", event=event)
         if event.entries.filter(player=player).exists():
-            raise Conflict(f"{player} is already entered in '{event}'")
+            raise Conflict("entry.already_entered", player=player, event=event)
         number = (event.entries.aggregate(n=Max("pairing_number"))["n"] or 0) + 1
         entry = Entry.objects.create(event=event, player=player, pairing_number=number)
         _sync_rounds(event)
@@ -80,7 +77,7 @@ def withdraw_entry(entry: Entry, *, by, reason: str = "") -> Entry | None:
         event = _lock_event(event)
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.status == Entry.Status.WITHDRAWN:
-            raise Conflict(f"{entry.player} has already withdrawn from '{event}'")
+            raise Conflict("entry.already_withdrawn", player=entry.player, event=event)
         paired = _last_paired(event)
         if not paired:
             log(
@@ -114,11 +111,13 @@ def _future_rounds(event: Event, rounds, *, what: str) -> list[int]:
     try:
         numbers = sorted({int(r) for r in rounds})
     except (TypeError, ValueError):
-        raise Invalid(f"{what}: give round numbers", details={"field": "rounds"}) from None
+        raise Invalid("entry.rounds_missing", what=what, details={"field": "rounds"}) from None
     bad = [r for r in numbers if not 1 <= r <= event.rounds]
     if bad:
         raise Invalid(
-            f"{what}: round(s) {', '.join(map(str, bad))} do not exist (1..{event.rounds})",
+            "entry.rounds_do_not_exist",
+            what=what,
+            rounds=list(bad),
             details={"field": "rounds"},
         )
     paired = set(
@@ -126,8 +125,9 @@ def _future_rounds(event: Event, rounds, *, what: str) -> list[int]:
     )
     if paired:
         raise Conflict(
-            f"{what}: round(s) {', '.join(map(str, sorted(paired)))} are already paired; "
-            "an arbiter records the forfeit instead",
+            "entry.rounds_already_paired",
+            what=what,
+            paired=sorted(paired),
             details={"rounds": sorted(paired)},
         )
     return numbers
@@ -162,9 +162,7 @@ def request_bye(
 
     def change(event: Event, old: list[int]) -> list[int]:
         if event.system != S.SWISS:
-            raise Conflict(
-                f"'{event}' is a round robin: every round is paired; announce an absence"
-            )
+            raise Conflict("entry.round_robin_no_bye", event=event)
         (number,) = _future_rounds(event, [round_number], what="requested bye")
         return sorted(set(old) - {number} if cancel else set(old) | {number})
 

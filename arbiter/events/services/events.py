@@ -58,7 +58,7 @@ def _clean(field: str, value):
     if field == "name":
         text = str(value or "").strip()
         if not text:
-            raise Invalid("name: an event needs a name", details={"field": "name"})
+            raise Invalid("event.name_required", details={"field": "name"})
         return text[:200]
     if field == "system":
         return validation.validate_choice("system", value, S.choices)
@@ -80,7 +80,7 @@ def _clean(field: str, value):
         return validation.validate_choice(field, value, Event.Status.choices)
     if field == "published":
         if not isinstance(value, bool):
-            raise Invalid("published: give true or false", details={"field": field})
+            raise Invalid("event.published_not_boolean", details={"field": field})
         return value
     if field in {"start_date", "end_date"}:
         if value is None or isinstance(value, dt.date):
@@ -89,27 +89,25 @@ def _clean(field: str, value):
             return dt.date.fromisoformat(str(value))
         except ValueError:
             raise Invalid(
-                f"{field}: '{value}' is not a date (YYYY-MM-DD)", details={"field": field}
+                "event.bad_date", field=field, value=value, details={"field": field}
             ) from None
     if field == "federation":
         return str(value or "").strip().upper()[:3]
     if field in {"place", "pairing_seed"}:
         return str(value or "").strip()
-    raise Invalid(f"{field}: not a setting of an event", details={"field": field})
+    raise Invalid("event.unknown_setting", field=field, details={"field": field})
 
 
 def _check_consistency(event: Event) -> None:
     if event.system == S.SWISS and not event.rounds:
-        raise Invalid(
-            "rounds: a Swiss event needs its number of rounds", details={"field": "rounds"}
-        )
+        raise Invalid("event.rounds_required", details={"field": "rounds"})
     if event.numbering == Event.Numbering.LOT and not event.pairing_seed:
         raise Invalid(
-            "pairing_seed: numbering by lot needs the drawn lot (a seed)",
+            "event.seed_required",
             details={"field": "pairing_seed"},
         )
     if event.start_date and event.end_date and event.end_date < event.start_date:
-        raise Invalid("end_date: before start_date", details={"field": "end_date"})
+        raise Invalid("event.end_before_start", details={"field": "end_date"})
 
 
 def create_event(
@@ -126,11 +124,11 @@ def create_event(
     permissions.require_can_create_events(by)
     unknown = set(fields) - EDITABLE
     if unknown:
-        raise Invalid(f"{', '.join(sorted(unknown))}: not a setting of an event")
+        raise Invalid("event.unknown_settings", unknown=sorted(unknown))
     status = fields.get("status", Event.Status.DRAFT)
     if status not in {Event.Status.DRAFT, Event.Status.REGISTRATION}:
         raise Invalid(
-            "status: a new event is a draft or open for registration; it runs when round 1 is paired",
+            "event.bad_new_status",
             details={"field": "status"},
         )
     event = Event(
@@ -143,9 +141,7 @@ def create_event(
     if rounds is not None:
         event.rounds = _clean("rounds", rounds)
     elif event.system == S.SWISS:
-        raise Invalid(
-            "rounds: a Swiss event needs its number of rounds", details={"field": "rounds"}
-        )
+        raise Invalid("event.rounds_required", details={"field": "rounds"})
     for field, value in fields.items():
         setattr(event, field, _clean(field, value))
     _check_consistency(event)
@@ -167,7 +163,7 @@ def update_event(event: Event, *, by, reason: str = "", **fields) -> Event:
     allowed = EDITABLE | {"name", "system", "rounds"}
     unknown = set(fields) - allowed
     if unknown:
-        raise Invalid(f"{', '.join(sorted(unknown))}: not a setting of an event")
+        raise Invalid("event.unknown_settings", unknown=sorted(unknown))
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         paired = event.round_set.count()
@@ -175,9 +171,9 @@ def update_event(event: Event, *, by, reason: str = "", **fields) -> Event:
         changed = {f: v for f, v in cleaned.items() if getattr(event, f) != v}
         locked = sorted(set(changed) & LOCKED_WHEN_PAIRED)
         if locked and paired:
-            raise Conflict(f"{', '.join(locked)}: fixed once round 1 is paired")
+            raise Conflict("event.settings_fixed", locked=list(locked))
         if "rounds" in changed and changed["rounds"] < paired:
-            raise Conflict(f"rounds: {paired} rounds are already paired")
+            raise Conflict("event.rounds_already_paired", paired=paired)
         if "status" in changed:
             _check_status_change(event, changed["status"], paired)
         old = {f: _jsonable(getattr(event, f)) for f in changed}
@@ -205,11 +201,11 @@ def update_event(event: Event, *, by, reason: str = "", **fields) -> Event:
 def _check_status_change(event: Event, new: str, paired: int) -> None:
     St = Event.Status
     if new in {St.DRAFT, St.REGISTRATION} and paired:
-        raise Conflict(f"status: '{event}' has paired rounds; it cannot go back to {new}")
+        raise Conflict("event.status_cannot_go_back", new=new, event=event)
     if new == St.FINISHED:
         unfinished = Game.objects.filter(round__event=event, result="").count()
         if unfinished:
-            raise Conflict(f"status: {unfinished} game(s) have no result yet")
+            raise Conflict("event.games_without_result", unfinished=unfinished)
 
 
 def set_arbiters(event: Event, users, *, by) -> Event:
@@ -240,7 +236,7 @@ def start_event(event: Event, *, by) -> Event:
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         if event.round_set.exists():
-            raise Conflict(f"'{event}' has started: its pairing numbers are fixed")
+            raise Conflict("event.numbers_fixed", event=event)
         _start(event)
         event.save()
         log(

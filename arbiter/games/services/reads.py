@@ -20,7 +20,7 @@ def read_game(game_id: int, *, by, now=None) -> dict:
     """
     game = _game(game_id)
     if not can_view(by, game.round.event):
-        raise Forbidden(f"the event of game {game_id} is not published")
+        raise Forbidden("game.event_not_published", game_id=game_id)
     now = now or timezone.now()
     if selectors.flag_overdue(game, now):
         check_flag(game.pk, now=now)
@@ -40,4 +40,4 @@ def _game(game_id: int) -> Game:
     try:
         return selectors.game_for_read(game_id)
     except Game.DoesNotExist:
-        raise NotFound(f"game {game_id!r} does not exist") from None
+        raise NotFound("game.not_found", game_id=game_id) from None
