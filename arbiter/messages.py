@@ -15,6 +15,10 @@ from typing import Any
 #: code -> English template (str.format; a list is joined with ", ", or with the separator
 #: given as its format spec: "{errors:; }"; an error carrying a code is worded by its code).
 MESSAGES: dict[str, str] = {
+    # --- requests the API cannot read (arbiter/api.py)
+    "request.invalid_fields": "{problems:; }",
+    "request.not_json": "the request body is not valid JSON",
+    "request.not_logged_in": "not logged in: send 'Authorization: Bearer <token>' or log in first",
     # --- the services (arbiter.errors.DomainError)
     # arrival
     "arrival.bye_side": "board {board} has no {side} player (a bye)",
@@ -304,7 +308,15 @@ MESSAGES: dict[str, str] = {
     "clock.bad_time": "{name} must be an integer of milliseconds >= 0, not {value!r}",
     "clock.running_needs_now": "a clock is running: give `now`, or pause the clocks first",
     "clock.flag_fallen": "{side}'s flag fell at {deadline} ({over_by_ms} ms before the move)",
-    # --- how a game ended (rules.Termination)
+    # --- how a game ended (rules.Termination): its name, and why, for the event's log
+    "ending.automatic": "automatic: {why}",
+    "why.no_pieces": "no pieces left (FMJD 7.2.3)",
+    "why.blocked": "no legal move for the side to play (FMJD 7.2.2)",
+    "why.draw_repetition": "same position a third time, same side to move (FMJD 6.1)",
+    "why.draw_25_moves": "25 moves each with kings only, no man move, no capture (FMJD 6.2)",
+    "why.draw_16_moves": "16 moves each in a 6.3 ending (FMJD 6.3)",
+    "why.draw_5_moves": "5 moves each in a 6.4 ending (FMJD 6.4)",
+    "why.flag": "time exceeded",
     "termination.no_pieces": "No pieces",
     "termination.blocked": "Blocked",
     "termination.resigned": "Resigned",
@@ -359,6 +371,12 @@ def words(error: Any) -> str:
 def termination(value: str) -> str:
     """The words for how a game ended (a `rules.Termination` value), e.g. "Draw 25 moves"."""
     return MESSAGES[f"termination.{value}"]
+
+
+def automatic_ending(termination: str) -> str:
+    """The event log's reason for a game that ended by itself (a rule, the flag)."""
+    why = MESSAGES.get(f"why.{termination}")
+    return render("ending.automatic", {"why": why or termination})
 
 
 def jsonable(value: Any) -> Any:

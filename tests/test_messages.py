@@ -43,12 +43,23 @@ def _raised_codes() -> list[tuple[str, str, set[str]]]:
 def test_every_code_of_rules_clocks_outcomes_and_services_has_words():
     codes = set(rules_errors.CODES) | set(clock_errors.CODES)
     codes |= {f"termination.{t.value}" for t in Termination}
+    codes |= {"ending.automatic", "request.invalid_fields", "request.not_json"}
+    codes.add("request.not_logged_in")
     raised = _raised_codes()
     assert len(raised) > 100  # the scan sees the services
     codes |= {code for _, code, _ in raised}
     assert codes - set(messages.MESSAGES) == set()
-    # and the table holds nothing that nothing gives (it is kept true)
-    assert set(messages.MESSAGES) - codes == set()
+    # and the table holds nothing that nothing gives (it is kept true); why a game ended by
+    # itself is worded for the terminations a rule or the flag gives
+    why = {f"why.{t.value}" for t in Termination}
+    assert set(messages.MESSAGES) - codes - why == set()
+
+
+def test_fmjd_6_2_a_game_ending_by_itself_is_logged_with_why():
+    assert messages.automatic_ending(Termination.DRAW_25_MOVES) == (
+        "automatic: 25 moves each with kings only, no man move, no capture (FMJD 6.2)"
+    )
+    assert messages.automatic_ending(Termination.FLAG) == "automatic: time exceeded"
 
 
 @pytest.mark.parametrize("code", sorted(messages.MESSAGES))

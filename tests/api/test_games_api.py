@@ -144,6 +144,8 @@ def test_a_malformed_move_request_says_what_is_wrong_in_the_apis_error_form(clie
     assert broken.status_code == 400
     assert broken.json() == {
         "error": "bad_request",
+        "code": "request.not_json",
+        "params": {},
         "message": "the request body is not valid JSON",
     }
     missing = post(client, url, {"ply": 1, "move": "32-28"}, world.white)
@@ -151,6 +153,8 @@ def test_a_malformed_move_request_says_what_is_wrong_in_the_apis_error_form(clie
     assert missing.json()["error"] == "invalid"
     assert missing.json()["message"].startswith("request_id: ")
     assert missing.json()["fields"] == [{"field": "request_id", "message": "Field required"}]
+    assert missing.json()["code"] == "request.invalid_fields"
+    assert missing.json()["params"] == {"fields": ["request_id"]}
     wrong = post(client, url, {"ply": "first", "move": "32-28", "request_id": "a"}, world.white)
     assert wrong.status_code == 422 and wrong.json()["fields"][0]["field"] == "ply"
     world.game.refresh_from_db()

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from arbiter import messages
 from arbiter.events.models import AuditEntry
 from arbiter.events.services.results import refresh_round_status
 from arbiter.games.models import Game
@@ -33,18 +34,6 @@ def finish_game(game: Game, score: Score, termination: Termination, now: datetim
 FINISH_FIELDS = ["result", "termination", "status", "finished_at", "updated_at"]
 
 
-#: Why a game ended by itself, for the event's log.
-_REASONS = {
-    Termination.NO_PIECES: "no pieces left (FMJD 7.2.3)",
-    Termination.BLOCKED: "no legal move for the side to play (FMJD 7.2.2)",
-    Termination.DRAW_REPETITION: "same position a third time, same side to move (FMJD 6.1)",
-    Termination.DRAW_25_MOVES: "25 moves each with kings only, no man move, no capture (FMJD 6.2)",
-    Termination.DRAW_16_MOVES: "16 moves each in a 6.3 ending (FMJD 6.3)",
-    Termination.DRAW_5_MOVES: "5 moves each in a 6.4 ending (FMJD 6.4)",
-    Termination.FLAG: "time exceeded",
-}
-
-
 def record_endings(games: list[Game]) -> None:
     """After locked games ended by rule or flag (saved, in the same transaction): one log
     line each, as for a result an arbiter enters, and their rounds finished when every board
@@ -61,7 +50,7 @@ def record_endings(games: list[Game]) -> None:
             "target": f"round {game.round.number} board {game.board}",
             "old": {"result": ""},
             "new": {"result": game.result, "termination": game.termination, "game_id": game.pk},
-            "reason": f"automatic: {_REASONS.get(Termination(game.termination), game.termination)}",
+            "reason": messages.automatic_ending(game.termination),
         }
         for game in finished
     ]
