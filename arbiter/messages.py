@@ -19,6 +19,28 @@ MESSAGES: dict[str, str] = {
     "request.invalid_fields": "{problems:; }",
     "request.not_json": "the request body is not valid JSON",
     "request.not_logged_in": "not logged in: send 'Authorization: Bearer <token>' or log in first",
+    # --- problems inside one error: a line of a players' file, a board of a pairing
+    "import.line": "line {line}: {reason}",
+    "import.not_utf8": "the file is not UTF-8 text ({error})",
+    "import.empty_file": "the file is empty: the first line must name the columns",
+    "import.unknown_columns": "unknown column(s) {unknown}; known: {known}",
+    "import.missing_columns": "missing column(s) {missing}",
+    "import.duplicate_columns": "column(s) {columns} given twice",
+    "import.field_count": "{fields} fields where the header has {columns}",
+    "import.too_many_rows": "more than {max} players in one file",
+    "import.unreadable_csv": "unreadable CSV ({error})",
+    "import.fmjd_id_repeated": "fmjd_id {fmjd_id} is already on line {first}",
+    "import.name_repeated": "{name} is already on line {first}",
+    "import.already_entered": "{player} (FMJD {fmjd_id}) is already entered",
+    "import.no_players": "no players in the file",
+    "import.bad_lines_more": (
+        "nothing imported: {count} bad line(s): {lines:; } (and {more} more)"
+    ),
+    "pairing.bad_board": "board {board}: give [white player id, black player id or null]",
+    "pairing.not_entered": "board {board}: player {player_id} is not entered in this event",
+    "pairing.twice": "board {board}: player {player_id} is already on board {first}",
+    "pairing.self": "board {board}: a player cannot play themself",
+    "pairing.no_boards": "boards: give at least one board",
     # --- the services (arbiter.errors.DomainError)
     # arrival
     "arrival.bye_side": "board {board} has no {side} player (a bye)",
@@ -108,7 +130,7 @@ MESSAGES: dict[str, str] = {
     "game.event_not_published": "the event of game {game_id} is not published",
     "game.not_found": "game {game_id} does not exist",
     # import
-    "import.bad_lines": "nothing imported: {count} bad line(s): {shown}{more}",
+    "import.bad_lines": "nothing imported: {count} bad line(s): {lines:; }",
     # move
     "move.ambiguous_at_ply": (
         "move {move!r} at ply {ply} is ambiguous: {reason}; give every landing square"
@@ -332,6 +354,20 @@ MESSAGES: dict[str, str] = {
     "termination.arbiter": "Arbiter",
     "termination.bye": "Bye",
 }
+
+
+class Problem:
+    """One of several things wrong inside one error (a line of a file, a board of a
+    pairing): a code and its params, worded like an error."""
+
+    def __init__(self, code: str, /, **params: Any):
+        if code not in MESSAGES:
+            raise LookupError(f"code {code!r} has no words in arbiter/messages.py")
+        self.code = code
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"Problem({self.code!r}, {self.params!r})"
 
 
 class _Formatter(string.Formatter):

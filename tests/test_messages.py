@@ -24,19 +24,34 @@ def _fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+def _literal_codes(node) -> list[str] | None:
+    """The code(s) a call's code argument can be: a literal, or either side of a choice."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        body, other = _literal_codes(node.body), _literal_codes(node.orelse)
+        return body + other if body and other else None
+    return None
+
+
 def _raised_codes() -> list[tuple[str, str, set[str]]]:
-    """(where, code, parameter names) of every DomainError made in arbiter/."""
+    """(where, code, parameter names) of every DomainError and Problem made in arbiter/
+    (a LineError's code is its second argument; one that passes another error's code on
+    is left out)."""
     found = []
     for path in sorted(ROOT.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ERRORS:
-                first = node.args[0] if node.args else None
-                where = f"{path.relative_to(ROOT.parent)}:{node.lineno}"
-                assert isinstance(first, ast.Constant) and isinstance(first.value, str), (
-                    f"{where}: an error's first argument is its code, a string literal"
-                )
-                names = {k.arg for k in node.keywords if k.arg and k.arg != "details"}
-                found.append((where, first.value, names))
+            name = getattr(node, "func", None) and getattr(node.func, "id", None)
+            if not isinstance(node, ast.Call) or name not in ERRORS | {"Problem", "LineError"}:
+                continue
+            where = f"{path.relative_to(ROOT.parent)}:{node.lineno}"
+            index = 1 if name == "LineError" else 0
+            codes = _literal_codes(node.args[index]) if len(node.args) > index else None
+            if codes is None and name == "LineError":
+                continue
+            assert codes, f"{where}: an error's code is a string literal"
+            names = {k.arg for k in node.keywords if k.arg and k.arg != "details"}
+            found += [(where, code, names) for code in codes]
     return found
 
 

@@ -191,6 +191,15 @@ def test_set_pairing_refuses_unknown_or_doubled_players_and_changes_nothing(org)
         services.set_pairing(round1, [(ids[0], ids[1]), (ids[1], 999999)], by=org, reason="x")
     assert any("already on board 1" in e for e in exc.value.details["errors"])
     assert any("999999" in e for e in exc.value.details["errors"])
+    # each problem is a code with its board and player
+    problems = {
+        (e.code, e.params["board"], e.params["player_id"]) for e in exc.value.params["errors"]
+    }
+    assert problems == {("pairing.twice", 2, ids[1]), ("pairing.not_entered", 2, 999999)}
+    assert exc.value.as_dict()["params"]["errors"][0]["code"] in {
+        "pairing.twice",
+        "pairing.not_entered",
+    }
     with pytest.raises(Invalid, match="reason"):
         services.set_pairing(round1, [(ids[0], ids[1])], by=org, reason="")
     assert sorted(round1.games.values_list("board", "white", "black")) == before

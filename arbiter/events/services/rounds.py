@@ -7,6 +7,7 @@ import datetime as dt
 from django.db import transaction
 from django.utils import timezone
 
+from arbiter import messages
 from arbiter.errors import Conflict, Invalid
 from arbiter.events import permissions
 from arbiter.events.models import Entry, Event, Round
@@ -21,6 +22,7 @@ from arbiter.events.records import event_games, is_active_in, player_states
 from arbiter.events.services.audit import log
 from arbiter.events.services.events import _start
 from arbiter.games.models import Game
+from arbiter.messages import Problem
 from rules.outcome import Termination
 
 S = Event.System
@@ -340,22 +342,26 @@ def _check_boards(boards, by_player: dict[int, Entry]) -> list[tuple[int, int | 
             white = int(white)
             black = None if black is None else int(black)
         except (TypeError, ValueError):
-            errors.append(f"board {i}: give [white player id, black player id or null]")
+            errors.append(Problem("pairing.bad_board", board=i))
             continue
         for pid in (white, black):
             if pid is None:
                 continue
             if pid not in by_player:
-                errors.append(f"board {i}: player {pid} is not entered in this event")
+                errors.append(Problem("pairing.not_entered", board=i, player_id=pid))
             elif pid in seen:
-                errors.append(f"board {i}: player {pid} is already on board {seen[pid]}")
+                errors.append(Problem("pairing.twice", board=i, player_id=pid, first=seen[pid]))
             else:
                 seen[pid] = i
         if white == black:
-            errors.append(f"board {i}: a player cannot play themself")
+            errors.append(Problem("pairing.self", board=i))
         pairs.append((white, black))
     if not pairs and not errors:
-        errors.append("boards: give at least one board")
+        errors.append(Problem("pairing.no_boards"))
     if errors:
-        raise Invalid("pairing.invalid", errors=errors, details={"errors": errors})
+        raise Invalid(
+            "pairing.invalid",
+            errors=errors,
+            details={"errors": [messages.words(e) for e in errors]},
+        )
     return pairs
