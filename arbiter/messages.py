@@ -235,6 +235,37 @@ MESSAGES: dict[str, str] = {
     "tiebreaks.unknown": "tiebreaks: unknown code(s) {unknown}; known: {known}",
     # user
     "user.not_found": "no user(s) {missing}",
+    # --- the labels of the models' choices (the stored value is the code)
+    "choice.event.system.round_robin": "Round robin",
+    "choice.event.system.double_round_robin": "Double round robin",
+    "choice.event.system.swiss": "Swiss",
+    "choice.event.status.draft": "Draft",
+    "choice.event.status.registration": "Registration",
+    "choice.event.status.running": "Running",
+    "choice.event.status.finished": "Finished",
+    "choice.event.flagpolicy.automatic": "Flag ends the game at once",
+    "choice.event.flagpolicy.claim": "Flag is recorded; the game ends on a claim",
+    "choice.event.numbering.rating": "By rating, then name, when the event starts",
+    "choice.event.numbering.entry": "As entered",
+    "choice.event.numbering.lot": "By drawing of lots (pairing seed), when the event starts",
+    "choice.entry.status.active": "Active",
+    "choice.entry.status.withdrawn": "Withdrawn",
+    "choice.round.status.draft": "Draft",
+    "choice.round.status.published": "Published",
+    "choice.round.status.finished": "Finished",
+    "choice.game.result.pending": "Not played yet",
+    "choice.game.result.white_wins": "2-0",
+    "choice.game.result.draw": "1-1",
+    "choice.game.result.black_wins": "0-2",
+    "choice.game.result.white_forfeit_win": "+/- (black forfeits)",
+    "choice.game.result.black_forfeit_win": "-/+ (white forfeits)",
+    "choice.game.result.double_forfeit": "-/- (both forfeit)",
+    "choice.game.result.bye": "Bye",
+    "choice.game.status.scheduled": "Scheduled",
+    "choice.game.status.running": "Running",
+    "choice.game.status.finished": "Finished",
+    "choice.side.white": "White",
+    "choice.side.black": "Black",
     # --- the rules engine (rules.errors): why a move, a FEN or a record is refused
     "move.not_legal": "not a legal move in this position",
     "move.not_text": "a move must be given as text such as '32-28'",
@@ -402,6 +433,11 @@ def words(error: Any) -> str:
     """The English of anything that carries `code` and `params` (an error of rules, clocks
     or the services)."""
     return render(error.code, error.params)
+
+
+def label(code: str) -> str:
+    """The label of a model's choice, e.g. label("event.system.swiss") -> "Swiss"."""
+    return MESSAGES[f"choice.{code}"]
 
 
 def termination(value: str) -> str:

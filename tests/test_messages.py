@@ -55,9 +55,26 @@ def _raised_codes() -> list[tuple[str, str, set[str]]]:
     return found
 
 
+def _choice_codes() -> set[str]:
+    """The codes of the models' choice labels (`messages.label("event.system.swiss")`)."""
+    found = set()
+    for path in sorted(ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "label"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                found.add(f"choice.{node.args[0].value}")
+    return found
+
+
 def test_every_code_of_rules_clocks_outcomes_and_services_has_words():
     codes = set(rules_errors.CODES) | set(clock_errors.CODES)
     codes |= {f"termination.{t.value}" for t in Termination}
+    codes |= _choice_codes()
     codes |= {"ending.automatic", "request.invalid_fields", "request.not_json"}
     codes.add("request.not_logged_in")
     raised = _raised_codes()
@@ -185,3 +202,13 @@ def test_rules_and_clocks_errors_carry_code_and_params_without_django():
     assert got["fen"][:3] == ["FenError", "fen.square_both_colours", {"square": 33}]
     assert got["time_control"][1] == "time_control.bad_period"
     assert got["time_control"][2]["part"] == "---"
+
+
+def test_the_models_choices_are_labelled_from_the_table(db):
+    from arbiter.events.models import Event
+    from arbiter.games.models import Game
+
+    assert Event.System.SWISS.label == messages.MESSAGES["choice.event.system.swiss"] == "Swiss"
+    assert Game.Result.WHITE_FORFEIT_WIN.label == "+/- (black forfeits)"
+    assert dict(Game._meta.get_field("termination").choices)["draw_25_moves"] == "Draw 25 moves"
+    assert len(_choice_codes()) > 20

@@ -140,6 +140,7 @@ def test_a_round_starts_pauses_and_resumes_at_once(setup, clock_at, t0):
     assert deadlines == {t0 + 360 * S}
     again = services.round_clock_action(round_id, "resume", by=setup.arbiter)
     assert again["changed"] == [] and len(again["skipped"]) == 2
+    assert {s["code"] for s in again["skipped"]} == {"clock_action.refused"}
 
 
 def test_round_clock_needs_an_arbiter(setup):

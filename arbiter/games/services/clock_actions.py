@@ -212,7 +212,7 @@ def round_clock_action(round_id: int, action: str, *, by, reason: str = "") -> d
                     _apply(game, action, by=by, reason=reason)
                 changed.append(game_id)
             except Conflict as exc:
-                skipped.append({"game": game_id, "reason": exc.message})
+                skipped.append({"game": game_id, "code": exc.code, "reason": exc.message})
     return {"round": rnd.pk, "action": action, "changed": changed, "skipped": skipped}
 
 
