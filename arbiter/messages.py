@@ -84,7 +84,7 @@ MESSAGES: dict[str, str] = {
     "entry.rounds_already_paired": (
         "{what}: round(s) {paired} are already paired; an arbiter records the forfeit instead"
     ),
-    "entry.rounds_do_not_exist": "{what}: round(s) {rounds} do not exist (1..{rounds})",
+    "entry.rounds_do_not_exist": "{what}: round(s) {rounds} do not exist (1..{last})",
     "entry.rounds_missing": "{what}: give round numbers",
     # event
     "event.bad_choice": "{field}: '{value}' is not one of {allowed}",

@@ -118,6 +118,7 @@ def _future_rounds(event: Event, rounds, *, what: str) -> list[int]:
             "entry.rounds_do_not_exist",
             what=what,
             rounds=list(bad),
+            last=event.rounds,
             details={"field": "rounds"},
         )
     paired = set(
