@@ -315,7 +315,9 @@ MESSAGES: dict[str, str] = {
     "state.bad_counters": "rules state: the counters do not match the position",
     "state.unreadable": "bad rules state: {error}",
     "state.moves_mismatch": "rules state: the move list does not lead to the stored position",
-    # --- the clocks (clocks.errors)
+    # --- the clocks (clocks.errors), and where in a time control tag the fault is
+    "time_control.in_part": " in {part!r}",
+    "time_control.in_part_of_tag": " in {part!r} of TimeControl tag {tag!r}",
     "time_control.bad_moves": "number of moves must be a positive integer, not {moves!r}",
     "time_control.bad_time": "time must be a non-negative integer of ms, not {time_ms!r}",
     "time_control.bad_increment": (
@@ -426,7 +428,12 @@ def _is_coded(value: Any) -> bool:
 
 def render(code: str, params: dict[str, Any] | None = None) -> str:
     """The English of `code` with `params`; KeyError for a code that has no words."""
-    return _formatter.format(MESSAGES[code], **(params or {}))
+    params = params or {}
+    text = _formatter.format(MESSAGES[code], **params)
+    if code.startswith("time_control.") and "part" in params:  # where in the tag
+        where = "time_control.in_part_of_tag" if "tag" in params else "time_control.in_part"
+        text += _formatter.format(MESSAGES[where], **params)
+    return text
 
 
 def words(error: Any) -> str:

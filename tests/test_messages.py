@@ -75,6 +75,7 @@ def test_every_code_of_rules_clocks_outcomes_and_services_has_words():
     codes = set(rules_errors.CODES) | set(clock_errors.CODES)
     codes |= {f"termination.{t.value}" for t in Termination}
     codes |= _choice_codes()
+    codes |= {"time_control.in_part", "time_control.in_part_of_tag"}
     codes |= {"ending.automatic", "request.invalid_fields", "request.not_json"}
     codes.add("request.not_logged_in")
     raised = _raised_codes()
@@ -212,3 +213,14 @@ def test_the_models_choices_are_labelled_from_the_table(db):
     assert Game.Result.WHITE_FORFEIT_WIN.label == "+/- (black forfeits)"
     assert dict(Game._meta.get_field("termination").choices)["draw_25_moves"] == "Draw 25 moves"
     assert len(_choice_codes()) > 20
+
+
+def test_a_time_control_error_says_where_in_the_tag_as_the_clock_library_does():
+    from clocks.timecontrol import TimeControl, TimeControlError
+
+    with pytest.raises(TimeControlError) as exc:
+        TimeControl.parse("50/7200:---")
+    assert messages.words(exc.value) == str(exc.value)
+    assert messages.words(exc.value).endswith(" in '---' of TimeControl tag '50/7200:---'")
+    inner = Invalid("event.bad_time_control", error=exc.value)
+    assert "in '---' of TimeControl tag" in inner.message
