@@ -36,6 +36,9 @@ MESSAGES: dict[str, str] = {
     "import.bad_lines_more": (
         "nothing imported: {count} bad line(s): {lines:; } (and {more} more)"
     ),
+    "game.where": "round {round_number} board {board}",
+    "field.absent_rounds": "absent rounds",
+    "field.requested_bye": "requested bye",
     "pairing.bad_board": "board {board}: give [white player id, black player id or null]",
     "pairing.not_entered": "board {board}: player {player_id} is not entered in this event",
     "pairing.twice": "board {board}: player {player_id} is already on board {first}",

@@ -163,7 +163,11 @@ def test_absence_for_a_paired_round_is_refused(org):
         services.set_absent(entry, [1], by=org)
     with pytest.raises(Invalid, match=r"round\(s\) 9 do not exist \(1\.\.5\)") as exc:
         services.set_absent(entry, [9], by=org)
-    assert exc.value.params == {"what": "absent rounds", "rounds": [9], "last": 5}
+    assert exc.value.as_dict()["params"] == {
+        "what": {"code": "field.absent_rounds", "params": {}},
+        "rounds": [9],
+        "last": 5,
+    }
 
 
 def test_an_absent_player_is_not_paired_in_a_swiss(org):

@@ -10,6 +10,7 @@ from arbiter.events import permissions
 from arbiter.events.models import Entry, Event, Player, Round
 from arbiter.events.services.audit import log
 from arbiter.events.services.events import sync_round_robin_rounds
+from arbiter.messages import Problem
 
 S = Event.System
 
@@ -143,7 +144,7 @@ def set_absent(entry: Entry, rounds, *, by, reason: str = "") -> Entry:
     """
 
     def change(event: Event, old: list[int]) -> list[int]:
-        numbers = _future_rounds(event, rounds, what="absent rounds")
+        numbers = _future_rounds(event, rounds, what=Problem("field.absent_rounds"))
         paired = _last_paired(event)
         return sorted({r for r in old if r <= paired} | set(numbers))
 
@@ -164,7 +165,7 @@ def request_bye(
     def change(event: Event, old: list[int]) -> list[int]:
         if event.system != S.SWISS:
             raise Conflict("entry.round_robin_no_bye", event=event)
-        (number,) = _future_rounds(event, [round_number], what="requested bye")
+        (number,) = _future_rounds(event, [round_number], what=Problem("field.requested_bye"))
         return sorted(set(old) - {number} if cancel else set(old) | {number})
 
     return _change_rounds(

@@ -11,6 +11,7 @@ from arbiter.events.models import Round
 from arbiter.events.records import FORFEITS, RESULT_CODES
 from arbiter.events.services.audit import log
 from arbiter.games.models import Game
+from arbiter.messages import Problem
 from rules.outcome import Termination
 
 R = Game.Result
@@ -37,7 +38,7 @@ TERMINATION_RESULTS: dict[str, frozenset[str]] = {
 
 def _validate(game: Game, result: str, termination: str) -> str:
     """The termination to store, or Invalid saying what is wrong and where."""
-    where = f"round {game.round.number} board {game.board}"
+    where = Problem("game.where", round_number=game.round.number, board=game.board)
     if result not in RESULT_CODES:
         codes = ", ".join(repr(c) for c in sorted(RESULT_CODES))
         raise Invalid(
