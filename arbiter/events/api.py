@@ -1,4 +1,4 @@
-"""API endpoints for events, players, rounds, pairings, results and standings.
+"""API endpoints for events, players, rounds, pairings and standings (results: games/api.py).
 
 Thin: each endpoint reads its input, calls one service or selector, and shapes the answer.
 Reads of published events are public; writes take a Bearer token or a session (API_AUTH),
@@ -27,20 +27,16 @@ from arbiter.events.schemas import (
     EventIn,
     EventOut,
     EventPatch,
-    ForfeitIn,
-    GameResultOut,
     ImportIn,
     PairingIn,
     PlayerIn,
     ReasonIn,
-    ResultIn,
     RoundOut,
     ScheduleIn,
     StandingsOut,
     WarningsOut,
 )
 from arbiter.events.tiebreaks import TIEBREAKS
-from arbiter.games.models import Game
 
 router = Router(tags=["events"])
 
@@ -62,14 +58,6 @@ def _entry(entry_id: int, request) -> Entry:
         raise NotFound(f"entry {entry_id} not found")
     selectors.get_event(entry.event_id, _user(request))
     return entry
-
-
-def _game(game_id: int, request) -> Game:
-    game = Game.objects.select_related("round__event").filter(pk=game_id).first()
-    if game is None:
-        raise NotFound(f"game {game_id} not found")
-    selectors.get_round(game.round_id, _user(request))
-    return game
 
 
 def event_dict(event: Event, user=None) -> dict:
@@ -135,19 +123,6 @@ def round_dict(round_, *, alphabetical: bool = False) -> dict:
             for ln in selectors.round_pairings(round_, order="alpha")
         ]
     return out
-
-
-def game_dict(game: Game) -> dict:
-    return {
-        "id": game.pk,
-        "round": game.round.number,
-        "board": game.board,
-        "white_id": game.white_id,
-        "black_id": game.black_id,
-        "result": game.result,
-        "termination": game.termination,
-        "status": game.status,
-    }
 
 
 def _csv_response(text: str, filename: str) -> HttpResponse:
@@ -355,29 +330,6 @@ def pairings_csv(request, round_id: int, order: str = "board"):
 @router.get("/rounds/{round_id}/pairings.json", auth=READ_AUTH)
 def pairings_json(request, round_id: int):
     return exports.pairings_data(selectors.get_round(round_id, _user(request)))
-
-
-# --- results ------------------------------------------------------------------------------
-
-
-@router.put("/games/{game_id}/result", response=GameResultOut, auth=API_AUTH)
-def set_result(request, game_id: int, payload: ResultIn):
-    game = services.set_result(
-        _game(game_id, request),
-        payload.result,
-        by=request.user,
-        reason=payload.reason,
-        termination=payload.termination,
-    )
-    return game_dict(game)
-
-
-@router.post("/games/{game_id}/forfeit", response=GameResultOut, auth=API_AUTH)
-def forfeit(request, game_id: int, payload: ForfeitIn):
-    game = services.forfeit(
-        _game(game_id, request), absent=payload.absent, by=request.user, reason=payload.reason
-    )
-    return game_dict(game)
 
 
 # --- standings and exports ----------------------------------------------------------------
