@@ -16,9 +16,8 @@ from django.views.decorators.http import require_GET
 from arbiter.errors import NotFound
 from arbiter.events.permissions import can_view, is_arbiter
 
-from . import presentation
+from . import presentation, selectors
 from .diagram import game_svg
-from .services import arrival
 
 
 class _LoginNeeded(Exception):
@@ -69,7 +68,7 @@ def board(request, game_id: int):
             "event": game.round.event,
             "round": game.round,
             "svg": game_svg(game.fen, last_move=presentation.last_move_notation(game)),
-            "arrival": arrival.arrival_state(game),
+            "arrival": selectors.arrival_state(game),
             "tc": presentation.time_control(game.round.event),
         },
     )

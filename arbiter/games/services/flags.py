@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from arbiter.errors import NotFound
 from arbiter.events.models import Event
+from arbiter.games import selectors
 from arbiter.games.models import Game
 from arbiter.infra import sqlrows
 from clocks import clock as clockmath
@@ -143,6 +144,16 @@ def check_flag(game_id: int, *, ply: int | None = None, now: datetime | None = N
             return flag_if_due(game, now)
     except NotFound:
         return False
+
+
+def flag_if_overdue(game: Game, now: datetime) -> Game:
+    """The lazy check of a read: a clock past its deadline gets its flag recorded first (one
+    locked write), so that no reader ever sees a running clock at zero. Returns the game as
+    it is now (read again when a flag was recorded)."""
+    if not selectors.flag_overdue(game, now):
+        return game
+    check_flag(game.pk, now=now)
+    return selectors.game_for_read(game.pk)
 
 
 _ROW_SQL = (
