@@ -12,10 +12,11 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from clocks.clock import ClockState, Side, deadline, stop
+from clocks.clock import ClockState, deadline, stop
 from clocks.timecontrol import TimeControl
+from rules import Color
 
-_SIDES = [(s.value, s.value.capitalize()) for s in Side]
+_SIDES = [(s.value, s.value.capitalize()) for s in Color]
 
 
 class Clock(models.Model):
@@ -79,7 +80,7 @@ class Clock(models.Model):
     def state(self) -> ClockState:
         return ClockState(
             remaining_ms=(self.remaining_white_ms, self.remaining_black_ms),
-            running=Side(self.running) if self.running else None,
+            running=Color(self.running) if self.running else None,
             running_since=self.running_since,
             spent_ms=self.spent_ms,
             moves=(self.moves_white, self.moves_black),
@@ -180,7 +181,7 @@ class ClockLog(models.Model):
         after: ClockState,
         *,
         at: datetime,
-        side: Side | str | None = None,
+        side: Color | str | None = None,
         delta_ms: int | None = None,
         reason: str = "",
         user: Any = None,
@@ -190,7 +191,7 @@ class ClockLog(models.Model):
             clock=clock,
             at=at,
             action=cls.Action(action),
-            side=Side(side).value if side else "",
+            side=Color(side).value if side else "",
             delta_ms=delta_ms,
             reason=reason,
             user=user,

@@ -110,7 +110,7 @@ def game_state(
         ),
         "ply": game.ply,
         "fen": game.fen,
-        "turn": position.turn.name.lower(),
+        "turn": position.turn.value,
         "legal_moves": legal,
         "clock": clock_state(game, now),
         "draw_state": record.draw_state(),

@@ -4,8 +4,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from clocks.clock import Side, pause, press, start
+from clocks.clock import pause, press, start
 from clocks.models import Clock, ClockLog
+from rules import Color
 
 T0 = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
 
@@ -64,7 +65,7 @@ def test_clocklog_records_before_and_after_as_json():
 
 def test_pause_stored_clears_the_deadline():
     clock = Clock.for_time_control("1200+5")
-    state = start(clock.state, clock.tc, T0, Side.WHITE)
+    state = start(clock.state, clock.tc, T0, Color.WHITE)
     clock.apply(pause(state, T0 + timedelta(seconds=1)))
     assert clock.deadline is None and clock.paused
 

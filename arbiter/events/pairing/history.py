@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..tiebreaks import GameRecord, Scoring
+from ..tiebreaks import RESULT_POINTS, GameRecord, Scoring, points
 from .types import PlayerState
 
 
@@ -62,7 +62,7 @@ def build_states(
                 seen.add(w)
                 colours[w].append("-")
                 if r == "bye":
-                    score[w] += scoring.bye
+                    score[w] += points(r, "white", scoring)
                     had_bye[w] = True
                     floats[w].append("down")
                 else:
@@ -77,26 +77,19 @@ def build_states(
                 colours[b].append("B")
                 opponents[w].append(b)
                 opponents[b].append(w)
-                pw = {"2-0": scoring.win, "1-1": scoring.draw, "0-2": scoring.loss}[r]
-                pb = {"2-0": scoring.loss, "1-1": scoring.draw, "0-2": scoring.win}[r]
-                score[w] += pw
-                score[b] += pb
+                score[w] += points(r, "white", scoring)
+                score[b] += points(r, "black", scoring)
                 continue
             colours[w].append("-")
             colours[b].append("-")
+            if r not in RESULT_POINTS or r == "bye":
+                raise ValueError(f"round {rnd}: unknown result {r!r} for {w}-{b}")
+            score[w] += points(r, "white", scoring)
+            score[b] += points(r, "black", scoring)
             if r == "+/-":
-                score[w] += scoring.forfeit_win
-                score[b] += scoring.forfeit_loss
                 had_bye[w] = True
             elif r == "-/+":
-                score[b] += scoring.forfeit_win
-                score[w] += scoring.forfeit_loss
                 had_bye[b] = True
-            elif r == "-/-":
-                score[w] += scoring.forfeit_loss
-                score[b] += scoring.forfeit_loss
-            elif r != "":
-                raise ValueError(f"round {rnd}: unknown result {r!r} for {w}-{b}")
         for e in entries:
             if e.id not in seen:
                 colours[e.id].append("-")

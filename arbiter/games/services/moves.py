@@ -166,7 +166,7 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
             details={"game": selectors.game_state(game, now)},
         )
     rules_game = selectors.rules_game(game)
-    turn = rules_game.position.turn.name.lower()
+    turn = rules_game.position.turn.value
     if not arbiter and side != turn:
         raise Forbidden(f"it is {turn}'s turn: the {side} player may not move now")
     if game.flag_side:
