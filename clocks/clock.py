@@ -72,7 +72,7 @@ class ClockError(ValueError):
     """A clock operation that does not fit the clock's state; nothing was changed."""
 
 
-class FlagFallen(Exception):  # noqa: N818 - the name the contract gives
+class FlagFallen(Exception):  # not FlagFallenError: the name the contract gives
     """The side's time had run out before `now` (the flag fell); the move is refused."""
 
     def __init__(self, side: Color, over_by_ms: int, deadline: datetime):

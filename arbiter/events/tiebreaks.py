@@ -219,12 +219,12 @@ _KIND_TEXT = {
 }
 
 
-def compute_standings(
+def compute_standings(  # noqa: C901 - counts the nested function of each tie-break
     players: list[PlayerInfo],
     games: list[GameRecord],
     *,
     tiebreaks: list[str],
-    scoring: Scoring = Scoring(),  # noqa: B008 - frozen dataclass, safe as a default
+    scoring: Scoring = Scoring(),  # a frozen dataclass: safe as a default
     after_round: int | None = None,
 ) -> list[StandingRow]:
     """The ranking after `after_round` (default: the last round with a result), points

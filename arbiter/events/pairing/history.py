@@ -29,6 +29,20 @@ class EntryInfo:
     active: bool = True
 
 
+def _games_by_round(
+    games: Iterable[GameRecord], ids: set[int], next_round: int
+) -> dict[int, list[GameRecord]]:
+    """The games before `next_round` by round; ValueError for a player without an entry."""
+    by_round: dict[int, list[GameRecord]] = {}
+    for g in games:
+        if g.round < next_round:
+            for pid in (g.white_id, g.black_id):
+                if pid is not None and pid not in ids:
+                    raise ValueError(f"round {g.round}: player id {pid} has no entry")
+            by_round.setdefault(g.round, []).append(g)
+    return by_round
+
+
 def build_states(
     entries: list[EntryInfo],
     games: Iterable[GameRecord],
@@ -40,14 +54,7 @@ def build_states(
 ) -> list[PlayerState]:
     """The PlayerState of every entry before `next_round`. `bye_requests` and `absent` are
     entry ids for that round (absent players are left unpaired, like withdrawn ones)."""
-    ids = {e.id for e in entries}
-    by_round: dict[int, list[GameRecord]] = {}
-    for g in games:
-        if g.round < next_round:
-            for pid in (g.white_id, g.black_id):
-                if pid is not None and pid not in ids:
-                    raise ValueError(f"round {g.round}: player id {pid} has no entry")
-            by_round.setdefault(g.round, []).append(g)
+    by_round = _games_by_round(games, {e.id for e in entries}, next_round)
     score = {e.id: 0 for e in entries}
     opponents: dict[int, list[int]] = {e.id: [] for e in entries}
     colours: dict[int, list[str]] = {e.id: [] for e in entries}
