@@ -42,7 +42,8 @@ class Clock(models.Model):
     started = models.BooleanField(default=False)
     # When the running side's time ends (delay included); the flag sweep queries it.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    # Bumped by every apply(): services may save with a filter on the version they read.
+    # Bumped by every apply(): how many times the state changed (the admin shows it). The
+    # services need no optimistic check on it: every write holds the game's row lock.
     version = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -126,18 +127,6 @@ class Clock(models.Model):
         "deadline",
         "version",
     )
-
-    def save_if_version(self, expected_version: int) -> bool:
-        """Save the state fields only if the row still has `expected_version` (optimistic check).
-
-        Returns False, writing nothing, when someone else changed the clock meanwhile.
-        """
-        from django.utils import timezone
-
-        values = {f: getattr(self, f) for f in self.STATE_FIELDS}
-        values["updated_at"] = timezone.now()
-        updated = type(self).objects.filter(pk=self.pk, version=expected_version).update(**values)
-        return updated == 1
 
 
 class ClockLog(models.Model):
