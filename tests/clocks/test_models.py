@@ -36,18 +36,6 @@ def test_apply_writes_state_and_deadline_and_the_row_reads_back_the_same_state()
     assert Clock.objects.filter(deadline__lte=T0 + timedelta(hours=2)).count() == 1
 
 
-def test_save_if_version_refuses_a_stale_write():
-    clock = Clock.for_time_control("300+3")
-    clock.save()
-    first = Clock.objects.get(pk=clock.pk)
-    second = Clock.objects.get(pk=clock.pk)
-    first.apply(start(first.state, first.tc, T0))
-    assert first.save_if_version(0)
-    second.apply(start(second.state, second.tc, T0 + timedelta(seconds=1)))
-    assert not second.save_if_version(0)
-    assert Clock.objects.get(pk=clock.pk).running_since == T0
-
-
 def test_clocklog_records_before_and_after_as_json():
     clock = Clock.for_time_control("1200+5")
     clock.save()
