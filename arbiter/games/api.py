@@ -1,5 +1,6 @@
-"""API endpoints for games: state, moves, clock actions, arrival, results (docs/api.md). Thin: services and
-selectors hold the logic; domain errors become HTTP statuses in arbiter/api.py."""
+"""API endpoints for games: state, moves, clock actions, arrival, results (docs/api.md).
+Thin: services and selectors hold the logic; domain errors become HTTP statuses in
+arbiter/api.py."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The one flag-fall service, and the arming of the Celery task that calls it at the deadline.
 
-Three callers, all idempotent (DESIGN.md, Deadlines): the ETA task for the current ply, the
-sweep of clocks whose deadline has passed (every second), and a lazy check on every read or
+Three callers, all idempotent (docs/design.md, Deadlines): the ETA task for the current ply,
+the sweep of clocks whose deadline has passed (every second), and a lazy check on every read or
 write of the game. Each re-reads the game under lock; a stale call finds a newer ply, a
 finished game or a flag already recorded, and does nothing. Tasks are never revoked.
 A deadline more than ARM_HORIZON away gets its task from the beat task arm_flags once it

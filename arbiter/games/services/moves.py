@@ -1,4 +1,4 @@
-"""Move entry (DESIGN.md, "The path of one move")."""
+"""Move entry (docs/design.md, "The path of a move")."""
 
 from __future__ import annotations
 
