@@ -16,6 +16,7 @@ Two forms, one decision:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -138,13 +139,13 @@ def reopen_game(game: Game, *, by, reason: str, now: datetime) -> Ending:
     return Ending(game, list(FINISH_FIELDS), None, audit)
 
 
-def insert_ending_rows(endings: list[Ending], *, clock_logs: list[dict] = ()) -> None:
+def insert_ending_rows(endings: list[Ending], *, clock_logs: Sequence[dict] = ()) -> None:
     """Insert the endings' STOP lines (after `clock_logs`, the caller's own lines at the same
-    instant, e.g. the flag's) and audit entries. For one ending, plain statements that join
-    the caller's sqlrows.together(); for many, one bulk insert per table."""
+    instant, e.g. the flag's) and audit entries. For one game, plain statements that join
+    the caller's sqlrows.together(); for many (the sweep), one bulk insert per table."""
     logs = [*clock_logs, *(e.clock_log for e in endings if e.clock_log)]
     audits = [e.audit for e in endings]
-    if len(endings) <= 1:
+    if len(endings) <= 1 and len(logs) <= 2:  # a move or a flag: prepared, fixed statements
         if logs:
             sqlrows.insert_rows(ClockLog, logs)  # one statement: the lines keep their order
         if audits:
