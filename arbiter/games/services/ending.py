@@ -111,17 +111,15 @@ def end_game(
     if clock is not None:
         before = clock.state
         if clock.stop_if_running(now):  # no flag can fall on a finished game
-            clock_log = {
-                "clock_id": clock.pk,
-                "at": now,
-                "action": ClockLog.Action.STOP.value,
-                "side": "",
-                "delta_ms": None,
-                "reason": f"game over ({result}): {reason}" if reason else f"game over ({result})",
-                "user_id": _user_id(by),
-                "before": before.to_dict(),
-                "after": clock.state.to_dict(),
-            }
+            clock_log = ClockLog.row(
+                clock.pk,
+                ClockLog.Action.STOP,
+                before,
+                clock.state,
+                at=now,
+                reason=f"game over ({result}): {reason}" if reason else f"game over ({result})",
+                user_id=_user_id(by),
+            )
     audit = _audit_row(game, by=by, action=action, old=old, reason=reason, now=now)
     return Ending(game, list(FINISH_FIELDS), clock_log, audit)
 

@@ -73,17 +73,15 @@ def apply_flag(game: Game, side: Color, now: datetime) -> tuple[list[str], dict,
         # claimed (a later issue) or an arbiter gives time back and resumes.
         clock.apply(clockmath.pause(state, fell_at))
     clock.updated_at = now
-    line = {
-        "clock_id": clock.pk,
-        "at": now,
-        "action": ClockLog.Action.FLAG.value,
-        "side": side.value,
-        "delta_ms": None,
-        "reason": f"time exceeded at {fell_at.isoformat()}",
-        "user_id": None,
-        "before": state.to_dict(),
-        "after": clock.state.to_dict(),
-    }
+    line = ClockLog.row(
+        clock.pk,
+        ClockLog.Action.FLAG,
+        state,
+        clock.state,
+        at=now,
+        side=side,
+        reason=f"time exceeded at {fell_at.isoformat()}",
+    )
     ending = None
     if game.round.event.flag_policy != Event.FlagPolicy.CLAIM:
         score = Score.BLACK_WINS if side is Color.WHITE else Score.WHITE_WINS
