@@ -28,6 +28,13 @@ class ResultForm(forms.Form):
         kwargs.setdefault("prefix", f"board-{game.board}")
         super().__init__(*args, **kwargs)
         self.game = game
+        # The table's headers are not labels: each control says which board it is for.
+        for name, words in (
+            ("result", "result"),
+            ("termination", "how it ended"),
+            ("reason", "reason for the correction"),
+        ):
+            self.fields[name].widget.attrs["aria-label"] = f"Board {game.board}: {words}"
 
     @property
     def is_correction(self) -> bool:

@@ -62,4 +62,10 @@ urlpatterns = [
         name="request_bye",
     ),
     path("events/<slug:slug>/manage/import/", manage_views.import_players, name="import"),
+    # The round's clocks (every board), by event and round number; the desk links to it.
+    path(
+        "events/<slug:slug>/rounds/<int:number>/arbiter/",
+        manage_views.round_clocks,
+        name="round_clocks",
+    ),
 ]

@@ -18,6 +18,14 @@ from arbiter.events.models import Event
 from arbiter.events.permissions import is_arbiter
 
 
+class EventRefused(PermissionDenied):
+    """A refusal on an event's page: the 403 page names whom to ask (its organizer, arbiters)."""
+
+    def __init__(self, message: str, event: Event):
+        super().__init__(message)
+        self.event = event
+
+
 def domain_errors(view):
     """Map NotFound to 404 and Forbidden to 403 (other domain errors are the view's job)."""
 
