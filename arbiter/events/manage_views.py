@@ -27,7 +27,7 @@ from arbiter.events.forms import (
     SwapPlayersForm,
 )
 from arbiter.events.models import Round
-from arbiter.events.permissions import is_arbiter
+from arbiter.events.permissions import is_arbiter, is_organizer
 from arbiter.events.views import EventRefused, domain_errors
 from arbiter.games.views import round_board
 
@@ -80,6 +80,8 @@ def manage(request, slug: str):
     context = _context(request, event)
     pages.attach_boards(context["rounds"])
     context["entries"] = list(event.entries.select_related("player").order_by("pairing_number"))
+    context["provisional"] = pages.provisional_numbers(event, context["entries"])
+    context["is_organizer"] = is_organizer(request.user, event)
     context["next_round"] = len(context["rounds"]) + 1
     return render(request, "events/manage/desk.html", context)
 

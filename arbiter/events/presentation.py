@@ -81,6 +81,30 @@ def attach_boards(rounds: list[Round]) -> None:
         rnd.boards = boards[rnd.pk]
 
 
+NUMBERING_RULES = {
+    Event.Numbering.RATING: "When round 1 is paired the players are numbered by rating, "
+    "highest first (unrated last), then by name; “Will be” shows the number each "
+    "would get now.",
+    Event.Numbering.ENTRY: "When round 1 is paired the players keep the order of entry; "
+    "numbers close up after a withdrawal.",
+    Event.Numbering.LOT: "When round 1 is paired the numbers are drawn by lot from the "
+    "event's drawn lot (its seed).",
+}
+
+
+def provisional_numbers(event: Event, entries: list[Entry]) -> str | None:
+    """Before round 1 is paired, the rule that will fix the pairing numbers (and each
+    entry's `expected_number` under it); None once the numbers are fixed."""
+    from arbiter.events.services.events import numbering_order
+
+    if event.round_set.exists():
+        return None
+    if event.numbering != Event.Numbering.LOT:
+        for number, entry in enumerate(numbering_order(event, entries), start=1):
+            entry.expected_number = number
+    return NUMBERING_RULES[event.numbering]
+
+
 def last_round_with_results(rounds: list[Round]) -> int | None:
     """The highest round number, among `rounds`, with at least one result entered."""
     return (

@@ -15,7 +15,7 @@ from django.shortcuts import render
 from arbiter.errors import Forbidden, NotFound
 from arbiter.events import presentation as pages
 from arbiter.events.models import Event
-from arbiter.events.permissions import is_arbiter
+from arbiter.events.permissions import can_create_events, is_arbiter
 
 
 class EventRefused(PermissionDenied):
@@ -52,7 +52,9 @@ def _context(request, event: Event, **extra) -> dict:
 
 
 def event_list(request):
-    return render(request, "events/event_list.html")
+    return render(
+        request, "events/event_list.html", {"can_create_events": can_create_events(request.user)}
+    )
 
 
 @domain_errors

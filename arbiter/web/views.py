@@ -6,11 +6,15 @@ import logging
 
 from django.shortcuts import render
 
+from arbiter.events.permissions import can_create_events
+
 logger = logging.getLogger("arbiter.refused")
 
 
 def home(request):
-    return render(request, "public/home.html")
+    return render(
+        request, "public/home.html", {"can_create_events": can_create_events(request.user)}
+    )
 
 
 def _reason(exception) -> str:
