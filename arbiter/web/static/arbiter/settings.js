@@ -31,10 +31,14 @@
   }
 
   function later() {
+    if (preset) preset.value = ""; // a typed tag replaces the preset
     clearTimeout(timer);
     timer = setTimeout(show, 250);
   }
   if (tag) tag.addEventListener("input", later);
-  if (preset) preset.addEventListener("change", show);
+  if (preset) preset.addEventListener("change", function () {
+    if (preset.value) tag.value = "";
+    show();
+  });
   show();
 })();
