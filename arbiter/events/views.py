@@ -62,6 +62,7 @@ def event_detail(request, slug: str):
     event = pages.event_for(request.user, slug)
     context = _context(request, event, tab="info", info=pages.event_info(event))
     context["entries"] = list(event.entries.select_related("player").order_by("pairing_number"))
+    context["provisional"] = pages.provisional_numbers(event, context["entries"])
     return render(request, "events/event_detail.html", context)
 
 

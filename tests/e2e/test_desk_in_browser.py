@@ -256,6 +256,25 @@ def test_the_organizer_and_the_arbiter_run_round_1_from_the_browser(
         user.open(f"/events/{event.slug}/{page}")
     assert len(user.seen) >= 15
 
+    # Printed on A4 (186 mm between the margins: 703 px at 96 dpi), the sheets fit the
+    # width and say which event, where, when and which round.
+    browser.call("Emulation.setEmulatedMedia", media="print")
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=703,
+        height=1000,
+        deviceScaleFactor=1,
+        mobile=False,
+    )
+    for page, what in (("rounds/1/", "round 1"), ("results/", "results"), ("standings/", "")):
+        browser.open(f"{live_server.url}/events/{event.slug}/{page}")
+        assert browser.js("document.documentElement.scrollWidth") <= 703, page
+        head = browser.js("document.querySelector('.sheet-head').innerText")
+        assert "Emmen Open · Emmen · 10 Dec 2026 – 12 Dec 2026" in head, head
+        assert what in head and "printed" in head, head
+        assert not browser.js("document.querySelector('header.site').offsetParent"), page
+    browser.call("Emulation.setEmulatedMedia", media="")
+
 
 def make_user_ids(*names):
     from django.contrib.auth import get_user_model
@@ -263,3 +282,50 @@ def make_user_ids(*names):
     users = get_user_model().objects.filter(username__in=names)
     by_name = {u.username: u.pk for u in users}
     return [by_name[n] for n in names]
+
+
+def test_clock_faces_count_moves_in_words_say_paused_and_fit_a_tablet(
+    browser, live_server, client, transactional_db
+):
+    """'1 move' (not '1 moves'); a paused game reads 'Paused', not 'Running'; on a 768 px
+    tablet the players' clock shows '0:07.9' (six characters) inside its half."""
+    from django.utils import timezone
+
+    from arbiter.games import services as games
+
+    from ..games.factories import make_event, make_game
+    from ..games.factories import make_user as make_games_user
+
+    arbiter = make_games_user("clockwatcher")
+    event = make_event(time_control="9", flag_policy="claim", arbiter=arbiter)
+    game = make_game(event)
+    Round.objects.filter(pk=game.round_id).update(
+        status=Round.Status.PUBLISHED, scheduled_start=timezone.now()
+    )
+    games.start_clocks(game, by=arbiter, reason="start")
+    games.submit_move(game.pk, ply=1, move="32-28", request_id="one", by=arbiter)
+    games.pause_clocks(game, by=arbiter, reason="a claim")
+    login(browser, live_server, client, arbiter)
+
+    browser.open(f"{live_server.url}/games/{game.pk}/arbiter/")
+    browser.wait_for("document.getElementById('white-sub').textContent !== ''")
+    assert browser.js("document.getElementById('white-sub').textContent") == "1 move"
+    assert browser.js("document.getElementById('black-sub').textContent") == "0 moves"
+    assert browser.js("document.getElementById('game-status').textContent").startswith("Paused")
+
+    games.resume_clocks(game, by=arbiter, reason="go on")
+    browser.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=768,
+        height=1024,
+        deviceScaleFactor=1,
+        mobile=False,
+    )
+    browser.open(f"{live_server.url}/games/{game.pk}/clock/")
+    face = "document.querySelector('.pc-face[data-side=\"black\"]')"
+    browser.wait_for(f"/^0:0\\d\\.\\d$/.test({face}.querySelector('.time').textContent)")
+    fits = browser.js(
+        f"(() => {{ const f = {face}, t = f.querySelector('.time');"
+        " return [t.getBoundingClientRect().width, f.clientWidth, t.textContent]; })()"
+    )
+    assert fits[0] <= fits[1], fits
