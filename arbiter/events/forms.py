@@ -271,7 +271,17 @@ class EventSettingsForm(forms.Form):
         return data
 
     def tiebreak_fields(self):
-        return [self[self.TIEBREAK_PREFIX + code] for code in TIEBREAKS]
+        """The ten tie-breaks, those chosen first in their order, then the others."""
+
+        def position(code):
+            bound = self[self.TIEBREAK_PREFIX + code]
+            value = bound.value()
+            try:
+                return (0, int(value))
+            except (TypeError, ValueError):
+                return (1, list(TIEBREAKS).index(code))
+
+        return [self[self.TIEBREAK_PREFIX + code] for code in sorted(TIEBREAKS, key=position)]
 
     def clean(self):
         data = super().clean()

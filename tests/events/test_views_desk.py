@@ -129,3 +129,17 @@ def test_the_api_docs_take_swagger_from_the_project_not_a_cdn(client):
     assert "cdn" not in page.lower()
     scripts = re.findall(r'src="([^"]+\.js)"', page)
     assert scripts and all(s.startswith("/static/") for s in scripts), scripts
+
+
+def test_a_refused_board_page_is_one_log_line_and_a_page_saying_why(client, swiss, caplog):
+    event, _ = swiss
+    game = Game.objects.get(round__event=event, round__number=2, board=1)
+    client.force_login(make_user("visitor"))
+    with caplog.at_level(logging.INFO):
+        response = client.get(reverse("games:board", args=[game.pk]))
+    assert response.status_code == 403
+    assert "only an arbiter of 'Test open' may open this page" in text(response).replace(
+        "&#x27;", "'"
+    )
+    lines = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 1 and lines[0].exc_info is None, [r.getMessage() for r in lines]

@@ -109,11 +109,14 @@ def test_the_time_control_in_words_as_typed(client):
 
 
 def test_after_round_1_is_published_the_fixed_settings_are_shown_and_refused(client, org):
-    event = make_event(org, n_players=4, tiebreaks=["solkoff"])
+    event = make_event(org, n_players=4, tiebreaks=["wins", "solkoff"])
     services.publish_round(services.pair_next_round(event, by=org), by=org)
     url = reverse("events:settings", args=[event.slug])
     page = text(client.get(url))
     assert "fixed once round 1 is published: the players were told these rules" in page
+    html = client.get(url).content.decode()
+    order = [html.index(f'name="tb_{code}"') for code in ("wins", "solkoff", "solkoff_cut1")]
+    assert order == sorted(order)  # the chosen ones first, in their order
     assert "pairing system: fixed once round 1 is paired" in page
     # A fixed field posted anyway is ignored (disabled); the rest is saved.
     data = settings_post(name="Renamed", points_win="3", system="round_robin")
@@ -121,7 +124,7 @@ def test_after_round_1_is_published_the_fixed_settings_are_shown_and_refused(cli
     assert response.status_code == 302, text(response)
     event.refresh_from_db()
     assert (event.name, event.points_win, event.system) == ("Renamed", 2, "swiss")
-    assert event.tiebreaks == ["solkoff"]
+    assert event.tiebreaks == ["wins", "solkoff"]
 
 
 def test_only_the_organizer_opens_the_settings_and_arbiters_pages(client, org):
