@@ -86,6 +86,14 @@ def test_the_organizer_names_a_chief_arbiter_and_deputies(org):
     assert log.new == {"arbiters": ["chief", "deputy"], "chief": "chief"}
     with pytest.raises(Forbidden):
         services.set_arbiters(event, [], by=deputy)
+    # Naming the arbiters again without a chief (as the API does) keeps the chief...
+    services.set_arbiters(event, [chief, deputy, make_user("third")], by=org)
+    event.refresh_from_db()
+    assert event.chief_arbiter == chief
+    # ...unless they are no longer an arbiter.
+    services.set_arbiters(event, [deputy], by=org)
+    event.refresh_from_db()
+    assert event.chief_arbiter is None
 
 
 def test_inviting_an_arbiter_creates_their_login_and_names_them_deputy(org):

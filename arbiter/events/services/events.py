@@ -270,11 +270,18 @@ def _check_status_change(event: Event, new: str, paired: int) -> None:
             raise Conflict(f"status: {unfinished} game(s) have no result yet")
 
 
-def set_arbiters(event: Event, users, *, by, chief=None) -> Event:
+#: set_arbiters without a chief keeps the chief arbiter when they stay an arbiter.
+KEEP = object()
+
+
+def set_arbiters(event: Event, users, *, by, chief=KEEP) -> Event:
     """The event's arbiters are exactly `users` (its organizer only); `chief`, one of them
-    (added when missing), is the chief arbiter, the others are deputies."""
+    (added when missing), is the chief arbiter, the others are deputies. Without `chief`
+    the chief stays if among `users`; None names no chief."""
     permissions.require_organizer(by, event)
     users = list(users)
+    if chief is KEEP:
+        chief = next((u for u in users if u.pk == event.chief_arbiter_id), None)
     if chief is not None and chief not in users:
         users.append(chief)
     old = {
