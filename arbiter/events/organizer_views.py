@@ -171,7 +171,7 @@ def arbiters(request, slug: str):
         event,
         chosen=chosen,
         invite=invite,
-        current=list(event.arbiters.order_by("username")),
+        deputies=[a for a in event.arbiters.order_by("username") if a.pk != event.chief_arbiter_id],
     )
     return render(request, "events/manage/arbiters.html", context)
 
