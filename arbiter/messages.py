@@ -50,6 +50,13 @@ MESSAGES: dict[str, str] = {
     "arrival.game_over": (
         "board {board} is already over ({result}, {termination}): {side} cannot be marked present"
     ),
+    # arbiter (an organizer invites a new arbiter)
+    "arbiter.bad_password": "password: {problems: }",
+    "arbiter.bad_username": "username: {problems: }",
+    "arbiter.username_required": "username: give the new arbiter's login name",
+    "arbiter.username_taken": (
+        "username: '{username}' is taken; choose them from the users instead"
+    ),
     # clock_action
     "clock_action.adjust_needs_side_and_delta": (
         "action 'adjust' needs 'side' ('white' or 'black') and 'delta_ms'"
@@ -112,11 +119,21 @@ MESSAGES: dict[str, str] = {
     "event.only_organizers_create": (
         "only organizers (permission 'events.add_event') may create events"
     ),
+    "event.only_organizers_create_ask": (
+        "only organizers may create events: ask the site's administrator for the organizer's permission ('events.add_event')"
+    ),
     "event.published_not_boolean": "published: give true or false",
     "event.rounds_already_paired": "rounds: {paired} rounds are already paired",
     "event.rounds_required": "rounds: a Swiss event needs its number of rounds",
     "event.seed_required": "pairing_seed: numbering by lot needs the drawn lot (a seed)",
-    "event.settings_fixed": "{locked}: fixed once round 1 is paired",
+    "event.settings_fixed": "{fixed:; }",
+    "event.setting_fixed": "{field}: {why}",
+    "event.fixed_when_paired": (
+        "fixed once round 1 is paired: the pairings already made depend on it"
+    ),
+    "event.fixed_when_published": (
+        "fixed once round 1 is published: the players were told these rules before they played"
+    ),
     "event.status_cannot_go_back": (
         "status: '{event}' has paired rounds; it cannot go back to {new}"
     ),
@@ -173,6 +190,10 @@ MESSAGES: dict[str, str] = {
     "move.time_ran_out_flag_recorded": (
         "{flag_side}'s time ran out at {at}: the move is refused and the flag recorded"
     ),
+    # pages (arbiter.events.views.EventRefused: a 403 that names whom to ask)
+    "page.only_arbiters": "only the arbiters and the organizer of '{event}' may do this",
+    "page.only_arbiters_desk": "only the arbiters and the organizer of '{event}' may use its desk",
+    "page.only_organizer_settings": "only the organizer of '{event}' may change its settings",
     # pairing
     "pairing.boards_in_play": (
         "round {round_number} has play or results on board(s) {boards}: change the results first"
@@ -404,6 +425,9 @@ class Problem:
 
     def __repr__(self) -> str:
         return f"Problem({self.code!r}, {self.params!r})"
+
+    def __str__(self) -> str:
+        return render(self.code, self.params)
 
 
 class _Formatter(string.Formatter):

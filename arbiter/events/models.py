@@ -103,6 +103,14 @@ class Event(models.Model):
     arbiters = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="arbitrated_events"
     )
+    # The chief arbiter, one of `arbiters`; the others are deputies.
+    chief_arbiter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="chief_of_events",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -69,9 +69,9 @@ def test_the_sweep_flags_every_clock_past_its_deadline_and_only_those(setup, clo
     assert results == {games[0].pk: "0-2", games[1].pk: "0-2", games[2].pk: ""}
 
 
-def test_reading_a_game_past_its_deadline_records_the_flag(running, setup, clock_at, t0):
+def test_reading_a_game_past_its_deadline_records_the_flag(running, setup, clock_at, t0, client):
     clock_at(t0 + 301 * S)
-    state = services.read_game(running.pk, by=None)
+    state = client.get(f"/api/games/{running.pk}").json()
     assert (state["status"], state["result"], state["termination"]) == ("finished", "0-2", "flag")
     assert state["clock"]["white_ms"] == 0 and state["clock"]["running"] is None
 
@@ -201,9 +201,11 @@ def test_a_flag_on_the_last_board_is_logged_and_finishes_its_round(running, cloc
     clock_at(t0 + 301 * S)
     assert services.check_flag(running.pk, ply=0) is True
     game = Game.objects.get(pk=running.pk)
-    log = ClockLog.objects.get(action="flag")
-    assert (log.clock_id, log.side, log.at) == (game.clock_id, "white", t0 + 301 * S)
-    assert log.before["running"] == "white" and log.after["running"] is None
+    *_, flag, stop = ClockLog.objects.filter(clock=game.clock_id).order_by("at", "pk")
+    assert (flag.action, flag.side, flag.at) == ("flag", "white", t0 + 301 * S)
+    # The flag is logged, then the game's end stops the clock (one STOP line, as every ending).
+    assert (stop.action, stop.at) == ("stop", t0 + 301 * S)
+    assert stop.before["running"] == "white" and stop.after["running"] is None
     entry = AuditEntry.objects.get(action="game.result")
     assert entry.new == {"result": "0-2", "termination": "flag", "game_id": running.pk}
     assert entry.event_id == running.round.event_id and entry.reason == "automatic: time exceeded"

@@ -10,6 +10,7 @@ from arbiter.events import permissions
 from arbiter.events.models import Entry, Event, Player, Round
 from arbiter.events.services.audit import log
 from arbiter.events.services.events import sync_round_robin_rounds
+from arbiter.events.services.players import create_player, update_player
 from arbiter.messages import Problem
 
 S = Event.System
@@ -192,4 +193,23 @@ def _change_rounds(entry: Entry, field: str, change, *, by, action: str, reason:
             new=getattr(entry, field),
             reason=reason,
         )
+    return entry
+
+
+def enter_player(event: Event, *, by, **fields) -> Entry:
+    """A new player (a late entry, or one typed in instead of imported), entered in `event`:
+    the player and the entry are made together or not at all (the event's arbiters)."""
+    permissions.require_arbiter(by, event)
+    with transaction.atomic():
+        player = create_player(by=by, **fields)
+        return add_entry(event, player, by=by)
+
+
+def correct_player(entry: Entry, *, by, **fields) -> Entry:
+    """Correct the details of an entered player (a rating typo): the event's arbiters.
+
+    The player is shared by every event they are in; the change is logged in each.
+    """
+    permissions.require_arbiter(by, entry.event)
+    update_player(entry.player, by=by, **fields)
     return entry
