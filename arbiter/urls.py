@@ -12,5 +12,8 @@ urlpatterns = [
     path("", include("arbiter.web.urls")),
 ]
 
+# Errors in the site's layout, saying what was refused or not found and why.
+handler403 = "arbiter.web.views.forbidden"
+handler404 = "arbiter.web.views.not_found"
 # The database down: 503 in the API's error form, or a plain page (arbiter/infra/unavailable.py).
 handler500 = "arbiter.infra.unavailable.server_error"
