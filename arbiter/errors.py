@@ -59,3 +59,10 @@ class Conflict(DomainError):
 class Invalid(DomainError):
     status = 422
     error = "invalid"
+
+
+class Unavailable(DomainError):
+    """The system cannot carry out requests just now (its database unreachable): try again."""
+
+    status = 503
+    error = "unavailable"

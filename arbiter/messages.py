@@ -19,6 +19,12 @@ MESSAGES: dict[str, str] = {
     "request.invalid_fields": "{problems:; }",
     "request.not_json": "the request body is not valid JSON",
     "request.not_logged_in": "not logged in: send 'Authorization: Bearer <token>' or log in first",
+    # the database down (arbiter/infra/unavailable.py: 503, with Retry-After)
+    "request.database_unreachable": (
+        "the database cannot be reached just now, so this request may not have been carried "
+        "out: try again in {retry_after_s} seconds (a move sent again with the same request_id "
+        "is entered once)"
+    ),
     # --- problems inside one error: a line of a players' file, a board of a pairing
     "import.line": "line {line}: {reason}",
     "import.not_utf8": "the file is not UTF-8 text ({error})",

@@ -17,7 +17,7 @@ from rules import errors as rules_errors
 from rules.outcome import Termination
 
 ROOT = Path(arbiter.__file__).resolve().parent
-ERRORS = {"DomainError", "NotFound", "Forbidden", "Conflict", "Invalid"}
+ERRORS = {"DomainError", "NotFound", "Forbidden", "Conflict", "Invalid", "Unavailable"}
 
 
 def _fields(template: str) -> set[str]:

@@ -2,8 +2,9 @@
 
 Django hands every uncaught exception to the 500 handler, from a view or a middleware alike
 (the session's save, the user's lookup). When it is a database connection error, the answer
-is 503 with a Retry-After: in the API's error form under /api/, a plain page otherwise. The
-page renders no template and touches nothing that needs the database.
+is 503 with a Retry-After: in the API's error form under /api/ (arbiter.errors.Unavailable,
+code "request.database_unreachable"), a plain page otherwise. The page renders no template
+and touches nothing that needs the database.
 """
 
 from __future__ import annotations
@@ -14,11 +15,9 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.views import defaults
 
+from arbiter.errors import Unavailable
+
 RETRY_AFTER_S = 5
-MESSAGE = (
-    "the database cannot be reached just now, so this request may not have been carried out: "
-    "try again in a few seconds (a move sent again with the same request_id is entered once)"
-)
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -42,7 +41,6 @@ def server_error(request, *args, **kwargs):
         return defaults.server_error(request, *args, **kwargs)
     headers = {"Retry-After": str(RETRY_AFTER_S)}
     if request.path.startswith("/api/"):
-        return JsonResponse(
-            {"error": "unavailable", "message": MESSAGE}, status=503, headers=headers
-        )
+        error = Unavailable("request.database_unreachable", retry_after_s=RETRY_AFTER_S)
+        return JsonResponse(error.as_dict(), status=error.status, headers=headers)
     return HttpResponse(_PAGE, status=503, headers=headers, content_type="text/html")

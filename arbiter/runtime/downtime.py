@@ -131,7 +131,7 @@ def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
         .exclude(status=Game.Status.FINISHED)
         .values_list("pk", flat=True)
     )
-    games, clocks, logs = [], [], []
+    games, clocks, lines = [], [], []
     # Locked in id order, as the flag sweep does: a move in flight finishes first.
     for game in lock_games(ids):
         clock = game.clock
@@ -147,30 +147,33 @@ def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
         start = max(since, state.running_since)
         if start >= now:
             continue
+        # Computed as a pause at `start` and a resume now (the time already used on the move
+        # stays used, as the delay and Bronstein count it); logged as an "adjust" of the
+        # running side by +credit_ms, by nobody (the system).
         after = clockmath.resume(clockmath.pause(state, start), now)
         credit_ms = (now - start) // _MS
         clock.apply(after)
         clock.updated_at = now
-        logs.append(
-            ClockLog(
-                clock=clock,
+        lines.append(
+            ClockLog.row(
+                clock.pk,
+                ClockLog.Action.ADJUST,
+                state,
+                after,
                 at=now,
-                action=ClockLog.Action.ADJUST,
-                side=state.running.value,
+                side=state.running,
                 delta_ms=credit_ms,
                 reason=(
                     f"system down from {start.isoformat()} to {now.isoformat()}: "
                     f"{credit_ms} ms not charged"
                 ),
-                before=state.to_dict(),
-                after=after.to_dict(),
             )
         )
         clocks.append(clock)
         games.append(game)
     if clocks:
         sqlrows.update_rows(Clock, clocks, [*Clock.STATE_FIELDS, "updated_at"])
-        ClockLog.objects.bulk_create(logs)
+        ClockLog.objects.bulk_create(ClockLog(**line) for line in lines)
         for game in games:
             on_commit_arm(game)
     return [g.pk for g in games]
@@ -221,7 +224,7 @@ class _Heart:
                 beat()
                 _Beats.ok_at = time.monotonic()
                 wait = INTERVAL_S
-            except Exception:  # noqa: BLE001 - the database is down: try again soon
+            except Exception:  # the database is down: try again soon
                 log.warning("heartbeat: the database cannot be reached", exc_info=True)
                 connection.close()  # a dropped connection is not used again
                 wait = RETRY_S

@@ -11,14 +11,15 @@ from arbiter.games.models import Game
 _seq = itertools.count(1)
 
 
-def make_event(*, time_control="300", flag_policy="automatic", arbiter=None, published=True):
+def make_event(
+    *, time_control="300", flag_policy="automatic", arbiter=None, published=True, **fields
+):
+    """An event (`fields` may name it: a name and slug of its own, e.g. from another process,
+    whose counter starts again at 1)."""
     n = next(_seq)
+    fields = {"name": f"Event {n}", "slug": f"event-{n}", **fields}
     event = Event.objects.create(
-        name=f"Event {n}",
-        slug=f"event-{n}",
-        time_control=time_control,
-        flag_policy=flag_policy,
-        published=published,
+        time_control=time_control, flag_policy=flag_policy, published=published, **fields
     )
     if arbiter is not None:
         event.arbiters.add(arbiter)

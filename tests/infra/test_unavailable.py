@@ -6,6 +6,8 @@ import pytest
 from django.db import OperationalError, connection
 from django.test import Client
 
+from tests.accounts.builders import make_user
+
 pytestmark = pytest.mark.django_db
 
 DROPPED = OperationalError("server closed the connection unexpectedly")
@@ -28,13 +30,18 @@ def test_an_api_request_gets_503_in_the_api_error_form(client, database_down):
     assert response["Content-Type"].startswith("application/json")
     assert response["Retry-After"] == "5"
     body = response.json()
-    assert body["error"] == "unavailable"
+    assert (body["error"], body["code"], body["params"]) == (
+        "unavailable",
+        "request.database_unreachable",
+        {"retry_after_s": 5},
+    )
     assert "database cannot be reached" in body["message"]
+    assert "try again in 5 seconds" in body["message"]
     assert "same request_id" in body["message"]
 
 
-def test_a_write_to_the_api_gets_the_same_503(client, django_user_model):
-    client.force_login(django_user_model.objects.create_user("arbiter-1", password="x" * 12))
+def test_a_write_to_the_api_gets_the_same_503(client):
+    client.force_login(make_user("arbiter-1"))
     with mock.patch.object(connection, "cursor", side_effect=DROPPED):
         response = client.post(
             "/api/games/1/moves",
@@ -42,7 +49,7 @@ def test_a_write_to_the_api_gets_the_same_503(client, django_user_model):
             content_type="application/json",
         )
     assert response.status_code == 503
-    assert response.json()["error"] == "unavailable"
+    assert response.json()["code"] == "request.database_unreachable"
 
 
 def test_a_page_gets_a_plain_503_page_saying_the_database_is_unreachable(client, database_down):

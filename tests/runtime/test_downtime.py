@@ -17,8 +17,7 @@ from arbiter.games.models import Game
 from arbiter.runtime import downtime
 from arbiter.runtime.models import Heartbeat, SystemEvent
 from clocks.models import ClockLog
-
-from ..games.factories import make_game
+from tests.games.builders import make_game
 
 pytestmark = pytest.mark.django_db
 

@@ -42,31 +42,24 @@ FLAG_SLACK = timedelta(seconds=2)
 
 SETUP = """
 import json
-from datetime import timedelta
-from django.utils import timezone
-from arbiter.accounts.models import ApiToken
-from arbiter.events.models import Event, Player, Round
+from arbiter.events.models import Round
 from arbiter.games import services
-from arbiter.games.models import Game
-from django.contrib.auth import get_user_model
+from tests.accounts.builders import make_token, make_user
+from tests.games.builders import make_event, make_game
 
 name = "{name}"
-user, _ = get_user_model().objects.get_or_create(username="fault-arbiter")
-token = ApiToken.objects.filter(user=user).first() or ApiToken.objects.create(user=user, name="t")
-event = Event.objects.create(name=name, slug=name, published=True, time_control="{tc}")
-event.arbiters.add(user)
-rnd = Round.objects.create(event=event, number=1, status=Round.Status.PUBLISHED)
+user = make_user(f"arbiter-{{name}}")
+event = make_event(time_control="{tc}", arbiter=user, name=name, slug=name)
 games = []
 for board in range(1, {count} + 1):
-    game = Game.objects.create(round=rnd, board=board,
-                               white=Player.objects.create(surname=f"W{{board}}"),
-                               black=Player.objects.create(surname=f"B{{board}}"))
+    game = make_game(event, board=board)
     services.start_clocks(game, by=user)
     # Deadlines spread {spread_ms} ms apart.
     if board > 1:
         services.adjust_clock(game, "white", (board - 1) * {spread_ms}, by=user, reason="spread")
     games.append(game.pk)
-print(json.dumps({{"token": token.key, "games": games}}))
+Round.objects.filter(event=event).update(status=Round.Status.PUBLISHED)
+print(json.dumps({{"token": make_token(user), "games": games}}))
 """
 
 REPORT = """
