@@ -53,6 +53,12 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+try:
+    import rustworkx as rx
+except ImportError:  # pragma: no cover - networkx alone is exact too, only slower
+    rx = None
+
+from .matching import can_pair_all
 from .types import Board, PairingError, PairingResult, PlayerState
 
 WHITE, BLACK = "W", "B"
@@ -268,17 +274,32 @@ def _prepare(
     return work
 
 
+RX_LIMIT = 1 << 120  # rustworkx's matching computes in 128-bit integers
+
+
 def _matching(nodes: Sequence[_P], weight) -> dict[int, int]:
-    """Maximum-weight matching: index -> index (both ways)."""
-    g = nx.Graph()
-    g.add_nodes_from(p.index for p in nodes)
+    """Maximum-weight matching: index -> index (both ways). rustworkx (compiled) when the
+    weights fit its 128-bit integers, else networkx (Python integers, any size); both are
+    exact on integer weights."""
+    edges = []
     for i, a in enumerate(nodes):
         for b in nodes[i + 1 :]:
             w = weight(a, b)
             if w:
-                g.add_edge(a.index, b.index, weight=w)
+                edges.append((a.index, b.index, w))
     mate: dict[int, int] = {}
-    for u, v in nx.max_weight_matching(g, maxcardinality=False):
+    if rx is not None and all(w < RX_LIMIT for _, _, w in edges):
+        g = rx.PyGraph()
+        where = {p.index: g.add_node(p.index) for p in nodes}
+        g.add_edges_from([(where[u], where[v], w) for u, v, w in edges])
+        back = [p.index for p in nodes]
+        pairs = [(back[u], back[v]) for u, v in rx.max_weight_matching(g, weight_fn=int)]
+    else:
+        g = nx.Graph()
+        g.add_nodes_from(p.index for p in nodes)
+        g.add_weighted_edges_from(edges)
+        pairs = nx.max_weight_matching(g, maxcardinality=False)
+    for u, v in pairs:
         mate[u] = v
         mate[v] = u
     return mate
@@ -309,6 +330,20 @@ class _Round:
         if got is None:
             got = self._compat[key] = _compatible(a, b, self.forbidden, self.last_round)
         return got
+
+    def completable(self, players: list[_P]) -> bool:
+        """C4: the players can all be paired, but one who may take the bye when odd."""
+        nodes: list[_P | None] = list(players)
+        if len(nodes) % 2:
+            nodes.append(None)  # the bye: "plays" any player who may take it
+
+        def legal(a: _P | None, b: _P | None) -> bool:
+            if a is None or b is None:
+                other = b if a is None else a
+                return other is not None and self.candidate(other)
+            return self.compatible(a, b)
+
+        return can_pair_all(nodes, legal, lambda p: 0)
 
     def candidate(self, p: _P) -> bool:
         return p.bye_ok and (self.bye_score is None or p.score <= self.bye_score)
@@ -351,33 +386,57 @@ class _Round:
         return v
 
     def choose_bye_score(self) -> None:
-        """The lowest score a player left unpaired (the bye) can have, C4 and C2."""
+        """The lowest score a player left unpaired (the bye) can have, C4 and C2: from the
+        lowest scoregroup up, the first where a player who may take the bye leaves the others
+        all pairable."""
         if not self.odd:
             return
-        level = {s: i for i, s in enumerate(sorted({p.score for p in self.work}))}
-        nb = len(level).bit_length() + 1
-        c = self.w.count
-
-        def weight(a: _P, b: _P) -> int:
-            if not self.compatible(a, b):
-                return 0
-            w = 1 + (not a.bye_ok) + (not b.bye_ok)
-            return (w << (2 * nb + c)) | ((level[a.score] + level[b.score]) << c) | 1
-
-        mate = _matching(self.work, weight)
-        self.initial_mate = mate
-        unpaired = [p for p in self.work if p.index not in mate]
-        if len(unpaired) != 1 or not unpaired[0].bye_ok:
+        for score in sorted({p.score for p in self.work}):
+            self.bye_score = score
+            if any(p.bye_ok and p.score == score for p in self.work) and self._bye_at(score):
+                break
+        else:
             raise PairingError(
                 "no pairing satisfies the absolute criteria (C1 no rematch, C2 one bye, "
                 "C3 absolute colour preferences)"
             )
-        self.bye_score = unpaired[0].score
         counts = sorted(
             (p.played_games for p in self.work if p.score == self.bye_score), reverse=True
         )
         for rank, games in enumerate(counts):
             self.rank_unplayed[games] = rank
+        if self.bye_score >= self.work[0].score:
+            self.initial_mate = self._initial_matching()
+
+    def _bye_at(self, score: int) -> bool:
+        nodes: list[_P | None] = [*self.work, None]
+
+        def legal(a: _P | None, b: _P | None) -> bool:
+            if a is None or b is None:
+                other = b if a is None else a
+                return other is not None and other.bye_ok and other.score == score
+            return self.compatible(a, b)
+
+        return can_pair_all(nodes, legal, lambda p: 0)
+
+    def _initial_matching(self) -> dict[int, int]:
+        """The first matching (completion, the bye as low as possible, the top scoregroup
+        paired within itself): C9's first bracket looks at it."""
+        level = {s: i for i, s in enumerate(sorted({p.score for p in self.work}))}
+        nb = len(level).bit_length() + 1
+        c = self.w.count
+        top = self.work[0].score
+
+        def weight(a: _P, b: _P) -> int:
+            if not self.compatible(a, b):
+                return 0
+            w = 1 + (not a.bye_ok) + (not b.bye_ok)
+            hi = a if a.index < b.index else b
+            return (w << (2 * nb + c)) | ((level[a.score] + level[b.score]) << c) | (
+                hi.score >= top
+            )
+
+        return _matching(self.work, weight)
 
 
 def pair_dutch(
@@ -456,7 +515,7 @@ def _pair_brackets(rnd: _Round):
                 "current" if p.index in in_bracket else "next" if p.index in in_next else "far"
             )
 
-        def base(a: _P, b: _P, zone_of=zone_of, mdp=mdp, single=single_bye) -> int:
+        def base(a: _P, b: _P, zone_of=zone_of, mdp=mdp, single=single_bye, c4=True) -> int:
             if a.index in mdp and b.index in mdp:
                 return 0  # MDPs are paired with residents, never with each other
             if not rnd.compatible(a, b):
@@ -469,63 +528,33 @@ def _pair_brackets(rnd: _Round):
             else:
                 zone = zl
                 use_single = single
-            return w.pack(rnd.values(h, lo, zone, use_single))
+            values = rnd.values(h, lo, zone, use_single)
+            if not c4:
+                values["C4"] = 0
+            return w.pack(values)
 
-        # Phase 1: the criteria, then the MDPs paired (highest first), then their
-        # opponents (each the highest resident possible), as lower digits.
-        m = len(carried)
         residents = [p for p in bracket if p.index not in mdp]
-        r = len(residents)
-        rpos = {p.index: i for i, p in enumerate(residents)}
-        mpos = {p.index: i for i, p in enumerate(carried)}
-        digit = (r + 1).bit_length()
-        low1 = m + m * digit
-
-        def weight1(
-            a: _P, b: _P, base=base, low1=low1, mpos=mpos, rpos=rpos, m=m, digit=digit, r=r
-        ) -> int:  # noqa: E501
-            wt = base(a, b)
-            if not wt:
-                return 0
-            wt <<= low1
-            h, lo = (a, b) if a.index < b.index else (b, a)
-            if h.index in mpos and lo.index in rpos:
-                i = mpos[h.index]
-                wt += (1 << (m - 1 - i)) << (m * digit)
-                wt += (r - rpos[lo.index]) << ((m - 1 - i) * digit)
-            return wt
-
-        mate1 = None
-        if m:
-            mate = mate1 = _matching(remaining, weight1)
-            mdp_pairs = []
-            for p in carried:
-                o = mate.get(p.index)
-                if o is not None and o in rpos:
-                    mdp_pairs.append((p, rnd.by_index[o]))
-        else:
-            mdp_pairs = []
-        taken = {p.index for pair in mdp_pairs for p in pair}
-        rest = [p for p in remaining if p.index not in taken]
-        remainder = [p for p in residents if p.index not in taken]
-        # Phase 2: the remainder (pairs, exchanges, transpositions).
-        in_rem = {p.index: i for i, p in enumerate(remainder)}
-
-        def count(mate, in_rem=in_rem, remainder=remainder) -> int:
-            return sum(1 for p in remainder if mate.get(p.index, -1) in in_rem) // 2
-
-        # The criteria digits fix how many pairs the remainder has, whatever the digits
-        # below them: try the most (the usual case), and again with the count found.
-        n_pairs = count(mate1) if mate1 is not None else len(remainder) // 2
-        mate = _remainder_matching(rest, remainder, n_pairs, base) if rest else {}
-        if count(mate) != n_pairs:
-            n_pairs = count(mate)
-            mate = _remainder_matching(rest, remainder, n_pairs, base)
-        rem_pairs = []
-        for p in remainder:
-            o = mate.get(p.index)
-            if o is not None and o in in_rem and o > p.index:
-                rem_pairs.append((p, rnd.by_index[o]))
+        # First on the bracket and the next scoregroup alone, without the completion digit:
+        # when the players it leaves can all be paired (C4), its answer is the answer of
+        # the whole (the digits below C4 come from those two groups only). Otherwise, and
+        # where the bye's scoregroup is near (C9 looks at the whole), on every player left.
+        solved = None
+        near_bye = initial_single or (
+            rnd.odd and rnd.bye_score is not None and bool(nxt) and rnd.bye_score >= nxt[0].score
+        )
+        if not near_bye and len(bracket) + len(nxt) < len(remaining):
+            local = bracket + nxt
+            solved = _solve_bracket(
+                rnd, local, carried, residents, lambda a, b, base=base: base(a, b, c4=False)
+            )
+            used = {i for i in solved[2]} | {p.index for pr in solved[0] for p in pr}
+            left = [p for p in remaining if p.index not in used]
+            if not rnd.completable(left):
+                solved = None
+        if solved is None:
+            solved = _solve_bracket(rnd, remaining, carried, residents, base)
+        mdp_pairs, rem_pairs, mate, n_pairs, remainder = solved
+        m = len(carried)
         # Notes: why each board, why each floater.
         bracket_name = f"{_pts(group[0].score)} ({len(bracket)} players"
         bracket_name += f", {m} moved down)" if m else ")"
@@ -563,6 +592,63 @@ def _pair_brackets(rnd: _Round):
         if not bye.bye_ok:
             raise PairingError("no pairing gives the bye to a player who may take it (C2)")
     return pairs, bye, notes
+
+
+def _solve_bracket(rnd: _Round, nodes: list[_P], carried: list[_P], residents: list[_P], base):
+    """Phase 1: the criteria, the MDPs paired (highest first) and their opponents (each the
+    highest resident possible), as digits below the criteria. Phase 2: the remainder (its
+    pairs, exchanges and transpositions). Returns (MDP pairs, remainder pairs, the final
+    matching, the remainder's number of pairs, the remainder)."""
+    m = len(carried)
+    r = len(residents)
+    rpos = {p.index: i for i, p in enumerate(residents)}
+    mpos = {p.index: i for i, p in enumerate(carried)}
+    digit = (r + 1).bit_length()
+    low1 = m + m * digit
+
+    def weight1(a: _P, b: _P) -> int:
+        wt = base(a, b)
+        if not wt:
+            return 0
+        wt <<= low1
+        h, lo = (a, b) if a.index < b.index else (b, a)
+        if h.index in mpos and lo.index in rpos:
+            i = mpos[h.index]
+            wt += (1 << (m - 1 - i)) << (m * digit)
+            wt += (r - rpos[lo.index]) << ((m - 1 - i) * digit)
+        return wt
+
+    mate1 = None
+    mdp_pairs = []
+    if m:
+        mate1 = _matching(nodes, weight1)
+        for p in carried:
+            o = mate1.get(p.index)
+            if o is not None and o in rpos:
+                mdp_pairs.append((p, rnd.by_index[o]))
+    taken = {p.index for pair in mdp_pairs for p in pair}
+    rest = [p for p in nodes if p.index not in taken]
+    remainder = [p for p in residents if p.index not in taken]
+    in_rem = {p.index: i for i, p in enumerate(remainder)}
+
+    def count(mate) -> int:
+        return sum(1 for p in remainder if mate.get(p.index, -1) in in_rem) // 2
+
+    # The criteria digits fix how many pairs the remainder has, whatever the digits below
+    # them: try the most (the usual case), and again with the count found.
+    n_pairs = count(mate1) if mate1 is not None else len(remainder) // 2
+    mate = _remainder_matching(rest, remainder, n_pairs, base) if rest else {}
+    if count(mate) != n_pairs:
+        n_pairs = count(mate)
+        mate = _remainder_matching(rest, remainder, n_pairs, base)
+    rem_pairs = []
+    for p in remainder:
+        o = mate.get(p.index)
+        if o is not None and o in in_rem and o > p.index:
+            rem_pairs.append((p, rnd.by_index[o]))
+    for a, b in mdp_pairs:
+        mate[a.index], mate[b.index] = b.index, a.index
+    return mdp_pairs, rem_pairs, mate, n_pairs, remainder
 
 
 def _remainder_matching(rest: list[_P], remainder: list[_P], n_pairs: int, base) -> dict:
