@@ -33,12 +33,13 @@ EDITABLE = {
     "flag_policy",
     "late_arrival_minutes",
     "pairing_seed",
+    "pairing_system",
     "numbering",
     "status",
     "published",
 }
 #: Fixed once round 1 is paired: changing them would change the pairings already made.
-LOCKED_WHEN_PAIRED = {"system", "numbering", "pairing_seed"}
+LOCKED_WHEN_PAIRED = {"system", "numbering", "pairing_seed", "pairing_system"}
 
 
 def _jsonable(value):
@@ -76,6 +77,8 @@ def _clean(field: str, value):
         return validation.validate_choice(field, value, Event.FlagPolicy.choices)
     if field == "numbering":
         return validation.validate_choice(field, value, Event.Numbering.choices)
+    if field == "pairing_system":
+        return validation.validate_choice(field, value, Event.PairingSystem.choices)
     if field == "status":
         return validation.validate_choice(field, value, Event.Status.choices)
     if field == "published":
