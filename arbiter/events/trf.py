@@ -16,7 +16,8 @@ Fixed columns, one record per line, CR LF line ends. Written records:
         birth date 70-79, points 81-84, rank 86-89 (equal ranks for shared places), then per
         round from column 92, 10 columns each: opponent's starting rank (0000 for none),
         colour w / b / -, result 1 = 0 (played), + - (forfeit won / lost), U (pairing bye),
-        Z (no game: absence or withdrawal), blank (paired, not played yet).
+        Z (no game: absence or withdrawal), blank (paired, not played yet); and, when
+        asked, one more round marking the players who will not be paired in the next round.
 
 Draughts titles longer than the 3 columns (GMIF) go to a ### comment after the player line.
 """
@@ -105,9 +106,13 @@ def write_trf(
     scoring: Scoring = Scoring(),  # noqa: B008 - frozen dataclass, safe as a default
     *,
     after_round: int | None = None,
+    not_paired_next: dict[int, str] | None = None,
 ) -> str:
     """The TRF text of the event. `players` are TrfPlayer (or tiebreaks.PlayerInfo: the
-    fields it lacks are left blank)."""
+    fields it lacks are left blank). `not_paired_next` marks, by player id, who will not be
+    paired in the next round (withdrawn, absent, a bye asked for): "0000 - Z" (or "H", "F"
+    for half- and full-point byes) in that round's columns, as JaVaFo and bbpPairings read
+    it, so that a pairing program leaves them out."""
     infos = [
         PlayerInfo(p.id, p.pairing_number, getattr(p, "rating", None), getattr(p, "name", ""))
         for p in players
@@ -203,8 +208,13 @@ def write_trf(
             _put(line, 70, birth.strftime("%Y/%m/%d"))
         _put(line, 81, _points(points[p.id]))
         _put(line, 86, f"{rank[p.id]:4d}")
-        for rnd in range(1, last + 1):
-            opp, colour, result = cells[p.id].get(rnd, ("0000", "-", "Z"))
+        marks = (
+            {last + 1: ("0000", "-", not_paired_next[p.id])}
+            if p.id in (not_paired_next or {})
+            else {}
+        )
+        for rnd in range(1, last + 1 + len(marks)):
+            opp, colour, result = cells[p.id].get(rnd) or marks.get(rnd, ("0000", "-", "Z"))
             col = 92 + 10 * (rnd - 1)
             _put(line, col, opp)
             _put(line, col + 5, colour)

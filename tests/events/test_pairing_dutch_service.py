@@ -55,3 +55,20 @@ def test_baku_acceleration_pairs_group_a_together_in_round_one_c04_5_1(org):
 def test_an_unknown_pairing_system_is_refused(org):
     with pytest.raises(Invalid, match="pairing_system"):
         make_event(org, n_players=2, pairing_system="monrad")
+
+
+def test_trf_export_marks_who_is_not_paired_next_round(org):
+    from arbiter.events import exports
+    from arbiter.events.pairing.trf_states import states_before
+    from arbiter.events.trf import read_trf
+
+    event = make_event(org, n_players=6, pairing_system=Event.PairingSystem.DUTCH)
+    play_round(event, org)
+    leaving = event.entries.get(pairing_number=3)
+    services.withdraw_entry(leaving, by=org, reason="ill")
+    resting = event.entries.get(pairing_number=5)
+    services.request_bye(resting, 2, by=org)
+    text = exports.trf(event)
+    data = states_before(read_trf(text), 2)
+    inactive = sorted(p.pairing_number for p in data.players if not p.active)
+    assert inactive == [3, 5]

@@ -231,3 +231,15 @@ def test_states_before_a_round_from_a_trf():
     assert data.acceleration == {1: 5}
     assert data.initial_colour == "B"
     assert data.forbidden == [(2, 3)]
+
+
+def test_players_not_paired_next_round_are_marked_for_pairing_programs():
+    from arbiter.events.pairing.trf_states import states_before
+    from arbiter.events.trf import read_trf
+
+    text = write_trf(EVENT, TRF_PLAYERS, GAMES, after_round=2, not_paired_next={2: "Z"})
+    two = next(line for line in text.split("\r\n") if line.startswith("001    2"))
+    assert two[91 + 20 : 91 + 28] == "0000 - Z"  # round 3 columns
+    data = states_before(read_trf(text), 3)
+    active = {p.pairing_number: p.active for p in data.players}
+    assert active[2] is False and all(v for k, v in active.items() if k != 2)
