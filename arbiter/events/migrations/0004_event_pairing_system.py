@@ -4,15 +4,23 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0003_event_time_control_moves_first'),
+        ("events", "0003_event_time_control_moves_first"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='pairing_system',
-            field=models.CharField(choices=[('fmjd', 'Swiss (FMJD style)'), ('dutch', 'FIDE Dutch system (C.04.3)'), ('dutch_baku', 'FIDE Dutch system with Baku acceleration (C.04.5.1)')], default='fmjd', help_text='How Swiss rounds are paired.', max_length=12),
+            model_name="event",
+            name="pairing_system",
+            field=models.CharField(
+                choices=[
+                    ("fmjd", "Swiss (FMJD style)"),
+                    ("dutch", "FIDE Dutch system (C.04.3)"),
+                    ("dutch_baku", "FIDE Dutch system with Baku acceleration (C.04.5.1)"),
+                ],
+                default="fmjd",
+                help_text="How Swiss rounds are paired.",
+                max_length=12,
+            ),
         ),
     ]

@@ -432,8 +432,8 @@ class _Round:
                 return 0
             w = 1 + (not a.bye_ok) + (not b.bye_ok)
             hi = a if a.index < b.index else b
-            return (w << (2 * nb + c)) | ((level[a.score] + level[b.score]) << c) | (
-                hi.score >= top
+            return (
+                (w << (2 * nb + c)) | ((level[a.score] + level[b.score]) << c) | (hi.score >= top)
             )
 
         return _matching(self.work, weight)
