@@ -542,11 +542,19 @@ def _pair_brackets(rnd: _Round):
         near_bye = initial_single or (
             rnd.odd and rnd.bye_score is not None and bool(nxt) and rnd.bye_score >= nxt[0].score
         )
-        if not near_bye and len(bracket) + len(nxt) < len(remaining):
+        no_c4 = lambda a, b, base=base: base(a, b, c4=False)  # noqa: E731
+        if len(bracket) % 2 == 0 and len(bracket) < len(remaining):
+            # An even bracket that pairs completely on its own, leaving the others pairable:
+            # nothing below can beat it (C5 is at its maximum, C6 and the next bracket do
+            # not depend on how it pairs inside), so it is solved on itself alone.
+            solved = _solve_bracket(rnd, bracket, carried, residents, no_c4)
+            paired = 2 * (len(solved[0]) + len(solved[1]))
+            left = [p for p in remaining if p.index not in {q.index for q in bracket}]
+            if paired != len(bracket) or not rnd.completable(left):
+                solved = None
+        if solved is None and not near_bye and len(bracket) + len(nxt) < len(remaining):
             local = bracket + nxt
-            solved = _solve_bracket(
-                rnd, local, carried, residents, lambda a, b, base=base: base(a, b, c4=False)
-            )
+            solved = _solve_bracket(rnd, local, carried, residents, no_c4)
             used = {i for i in solved[2]} | {p.index for pr in solved[0] for p in pr}
             left = [p for p in remaining if p.index not in used]
             if not rnd.completable(left):
