@@ -58,7 +58,7 @@ try:
 except ImportError:  # pragma: no cover - networkx alone is exact too, only slower
     rx = None
 
-from .matching import can_pair_all
+from .matching import can_pair_all, perfect_matching
 from .types import Board, PairingError, PairingResult, PlayerState
 
 WHITE, BLACK = "W", "B"
@@ -345,6 +345,29 @@ class _Round:
 
         return can_pair_all(nodes, legal, lambda p: 0)
 
+    def next_pairs_fully(self, floater: _P, nxt: list[_P], remaining, paired: set) -> bool:
+        """Can the next bracket (the floater and the next scoregroup) pair all its players
+        but one of the scoregroup when odd, the floater always, with everyone below it
+        still pairable (C4)? A sufficient test: when it fails the caller solves exactly."""
+        taken = paired | {q.index for q in nxt} | {floater.index}
+        far = [q for q in remaining if q.index not in taken]
+        nodes: list[_P | None] = [floater, *nxt]
+        if len(nodes) % 2:
+            nodes.append(None)  # one of the scoregroup floats on: "paired" with this
+
+        def legal(a: _P | None, b: _P | None) -> bool:
+            if a is None or b is None:
+                other = b if a is None else a
+                return other is not None and other is not floater
+            return self.compatible(a, b)
+
+        mate = perfect_matching(nodes, legal, lambda p: 0)
+        if mate is None:
+            return False
+        if nodes[-1] is None:
+            far.append(nodes[mate[-1]])
+        return self.completable(far)
+
     def candidate(self, p: _P) -> bool:
         return p.bye_ok and (self.bye_score is None or p.score <= self.bye_score)
 
@@ -551,6 +574,15 @@ def _pair_brackets(rnd: _Round):
             paired = 2 * (len(solved[0]) + len(solved[1]))
             left = [p for p in remaining if p.index not in {q.index for q in bracket}]
             if paired != len(bracket) or not rnd.completable(left):
+                solved = None
+        elif not near_bye and not single_bye and nxt and len(bracket) < len(remaining):
+            # An odd bracket with one downfloater: solved on itself when the next bracket
+            # then pairs as well as it can whoever floats (C7, C8 at their maximum: all of
+            # it paired, the floater included) and the scoregroups below still pair (C4).
+            solved = _solve_bracket(rnd, bracket, carried, residents, no_c4)
+            paired = {q.index for pr in solved[0] + solved[1] for q in pr}
+            floaters = [q for q in bracket if q.index not in paired]
+            if len(floaters) != 1 or not rnd.next_pairs_fully(floaters[0], nxt, remaining, paired):
                 solved = None
         if solved is None and not near_bye and len(bracket) + len(nxt) < len(remaining):
             local = bracket + nxt
