@@ -322,3 +322,12 @@ def test_properties_no_rematch_absolute_colours_completion(n, rounds, seed):
                 assert pk == "B", f"round {rnd}: absolute preference unmet"
         assert sorted(seen) == sorted(active), f"round {rnd}: completion (C4)"
         assert byes == len(active) % 2
+
+
+def test_colours_by_rank_skip_a_player_never_paired_part_5():
+    # No. 2 is absent from round 1: ranks by pairing number count 1, 3, 4, 5, so no. 3 is
+    # the second-ranked and takes the other colour than no. 1.
+    players = [player(n) for n in range(1, 6)]
+    players[1] = player(2, active=False)
+    result = pair_dutch(players, 1)
+    assert pairs(result) == {(1, 4), (5, 3)}

@@ -240,7 +240,10 @@ def _prepare(
     played_rounds: int,
     points_win: int,
     acceleration: dict[int, int] | None,
+    everyone: Sequence[PlayerState] = (),
 ) -> list[_P]:
+    """The players to pair, in the pairing order. `everyone` (the absent too) gives the
+    ranks by pairing number that the colours by rank use."""
     acc = acceleration or {}
     work = []
     for p in players:
@@ -265,7 +268,7 @@ def _prepare(
                 topscorer=2 * (p.score + acc.get(p.id, 0)) > played_rounds * points_win,
             )
         )
-    numbers = sorted(p.pairing_number for p in players)
+    numbers = sorted(p.pairing_number for p in (everyone or players))
     number_rank = {n: i for i, n in enumerate(numbers)}
     work.sort(key=lambda w: (-w.score, w.state.pairing_number))
     for i, w in enumerate(work):
@@ -482,7 +485,10 @@ def pair_dutch(
     played_rounds = round_number - 1
     requested = [p for p in players if p.active and p.bye_requested]
     to_pair = [p for p in players if p.active and not p.bye_requested]
-    work = _prepare(to_pair, played_rounds, points_win, acceleration)
+    # Colours by rank count the players paired now or in an earlier round (bbpPairings'
+    # "valid" players): not one who has only ever been absent.
+    ranked = [p for p in players if p.active or p.had_bye or any(c in "WB" for c in p.colours)]
+    work = _prepare(to_pair, played_rounds, points_win, acceleration, ranked)
     forb = {frozenset(f) for f in forbidden}
     last_round = rounds is not None and played_rounds >= rounds - 1
     rnd = _Round(work, played_rounds, forb, last_round)
@@ -557,16 +563,17 @@ def _pair_brackets(rnd: _Round):
             return w.pack(values)
 
         residents = [p for p in bracket if p.index not in mdp]
-        # First on the bracket and the next scoregroup alone, without the completion digit:
-        # when the players it leaves can all be paired (C4), its answer is the answer of
-        # the whole (the digits below C4 come from those two groups only). Otherwise, and
-        # where the bye's scoregroup is near (C9 looks at the whole), on every player left.
+        # First on the bracket alone, then on the bracket and the next scoregroup, without
+        # the completion digit: when the players left can all be paired (C4), the answer is
+        # the answer of the whole (the digits below C4 come from those groups only).
+        # Otherwise, and where the bye's scoregroup is next (whether C9 counts there depends
+        # on how everyone left is matched), on every player left.
         solved = None
         near_bye = initial_single or (
             rnd.odd and rnd.bye_score is not None and bool(nxt) and rnd.bye_score >= nxt[0].score
         )
         no_c4 = lambda a, b, base=base: base(a, b, c4=False)  # noqa: E731
-        if len(bracket) % 2 == 0 and len(bracket) < len(remaining):
+        if not near_bye and len(bracket) % 2 == 0 and len(bracket) < len(remaining):
             # An even bracket that pairs completely on its own, leaving the others pairable:
             # nothing below can beat it (C5 is at its maximum, C6 and the next bracket do
             # not depend on how it pairs inside), so it is solved on itself alone.
@@ -617,11 +624,13 @@ def _pair_brackets(rnd: _Round):
         paired = {p.index for pair in mdp_pairs + rem_pairs for p in pair}
         carried = [p for p in bracket if p.index not in paired]
         remaining = [p for p in remaining if p.index not in paired]
-        # C9 is looked at only while the bye's scoregroup pairs with every MDP placed.
+        # C9 is looked at (as bbpPairings does) only while the bye's scoregroup and the
+        # players moved down to it are, in the matching so far, paired among themselves.
         single_bye = False
         if rnd.odd and nxt and rnd.bye_score is not None and rnd.bye_score >= nxt[0].score:
             single_bye = all(
-                rnd.by_index[mate.get(p.index, p.index)].score >= nxt[0].score for p in carried
+                rnd.by_index[mate.get(p.index, p.index)].score >= nxt[0].score
+                for p in carried + nxt
             )
         for p in carried:
             notes.setdefault(p.index, {})["floated_from"] = bracket_name
@@ -849,7 +858,7 @@ def criteria_by_bracket(
     is better). Absolute criteria broken are counted under "C1-C3"."""
     played_rounds = round_number - 1
     to_pair = [p for p in players if p.active and not p.bye_requested]
-    work = _prepare(to_pair, played_rounds, points_win, acceleration)
+    work = _prepare(to_pair, played_rounds, points_win, acceleration, players)
     last_round = rounds is not None and played_rounds >= rounds - 1
     rnd = _Round(work, played_rounds, {frozenset(f) for f in forbidden}, last_round)
     by_id = {p.id: p for p in work}
