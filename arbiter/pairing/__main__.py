@@ -42,6 +42,7 @@ def _pair(system: str, trf: TrfFile, round_number: int, baku: bool):
             initial_colour=data.initial_colour,
             acceleration=acceleration,
             forbidden=data.forbidden,
+            score_scale=10,
         )
     else:
         result = pair_swiss(data.players, round_number)

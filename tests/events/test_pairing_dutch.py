@@ -207,8 +207,17 @@ def test_every_board_explains_itself():
     for b in result.boards:
         assert b.note["system"] == "dutch"
         assert b.note["reason"]
-    floated = [b for b in result.boards if "floats down" in b.note["reason"]]
-    assert floated and "C5" in floated[0].note["reason"]
+    floated = [b for b in result.boards if "floated down" in b.note["reason"]]
+    assert floated and "an odd bracket leaves one player (C5)" in floated[0].note["reason"]
+    assert any("Candidates: the first candidate" in b.note["reason"] for b in result.boards)
+
+
+def test_a_board_says_which_criterion_ruled_out_the_first_candidate():
+    # 1-3 met: the first candidate 1-3, 2-4 is out by C1, and the note says so.
+    players = [player(1, opponents=[3]), player(2), player(3, opponents=[1]), player(4)]
+    result = pair_dutch(players, 2)
+    reasons = " ".join(b.note["reason"] for b in result.boards)
+    assert "would repeat no. 1 - no. 3 (C1)" in reasons
 
 
 def test_baku_acceleration_c04_5_1():

@@ -326,6 +326,7 @@ class _Round:
         self.rank_unplayed: dict[int, int] = {}
         self.odd = len(work) % 2 == 1
         self.initial_mate: dict[int, int] = {}
+        self.scale = 1  # scores are shown divided by this (10 for TRF tenths)
 
     def compatible(self, a: _P, b: _P) -> bool:
         key = (a.index, b.index) if a.index < b.index else (b.index, a.index)
@@ -474,6 +475,7 @@ def pair_dutch(
     initial_colour: str = WHITE,
     acceleration: dict[int, int] | None = None,
     forbidden: Iterable[tuple[int, int]] = (),
+    score_scale: int = 1,
 ) -> PairingResult:
     """Pair round `round_number` by the FIDE Dutch system.
 
@@ -492,13 +494,14 @@ def pair_dutch(
     forb = {frozenset(f) for f in forbidden}
     last_round = rounds is not None and played_rounds >= rounds - 1
     rnd = _Round(work, played_rounds, forb, last_round)
+    rnd.scale = score_scale
     pairs: list[tuple[_P, _P]] = []
     notes: dict[int, dict] = {}
     bye: _P | None = None
     if work:
         rnd.choose_bye_score()
         pairs, bye, notes = _pair_brackets(rnd)
-    boards = _boards(pairs, bye, requested, notes, initial_colour, work)
+    boards = _boards(pairs, bye, requested, notes, initial_colour, score_scale)
     stats = {
         "system": "dutch",
         "players": len(work),
@@ -603,22 +606,39 @@ def _pair_brackets(rnd: _Round):
         mdp_pairs, rem_pairs, mate, n_pairs, remainder = solved
         m = len(carried)
         # Notes: why each board, why each floater.
-        bracket_name = f"{_pts(group[0].score)} ({len(bracket)} players"
+        bracket_name = f"{_pts(group[0].score, rnd.scale)} ({len(bracket)} players"
         bracket_name += f", {m} moved down)" if m else ")"
-        s1 = {p.index for p in remainder[:n_pairs]}
+        decided = _why_not_first(rnd, remainder, n_pairs, rem_pairs)
         for h, _lo in mdp_pairs:
-            notes[h.index] = {
-                "bracket": bracket_name,
-                "role": f"moved down from {_pts(h.score)}, paired first (MDP)",
-            }
+            notes.setdefault(h.index, {}).update(
+                {
+                    "bracket": bracket_name,
+                    "role": f"moved down from {_pts(h.score, rnd.scale)}, paired first (MDP) with the "
+                    "highest resident the criteria allow",
+                }
+            )
+        s1 = {p.index for p in remainder[:n_pairs]}
         for h, lo in rem_pairs:
             exchanged = h.index not in s1 or lo.index in s1
-            notes[h.index] = {
-                "bracket": bracket_name,
-                "role": "remainder, exchange between S1 and S2"
-                if exchanged
-                else "remainder, S1 against S2",
-            }
+            role = "remainder, exchange between S1 and S2" if exchanged else "remainder, S1"
+            role += " against S2" if not exchanged else ""
+            notes[h.index] = {"bracket": bracket_name, "role": role, "decided_by": decided}
+        paired_here = {p.index for pair in mdp_pairs + rem_pairs for p in pair}
+        floating = [p for p in bracket if p.index not in paired_here]
+        if floating:
+            why = (
+                "an odd bracket leaves one player (C5)"
+                if len(floating) == 1 and len(bracket) % 2
+                else f"only {len(paired_here) // 2} pairs are possible here without a rematch "
+                "or two equal absolute colour preferences (C1, C3), leaving the players below "
+                "pairable (C4)"
+            )
+            chosen = (
+                "chosen by C6-C21 (scores, the next bracket, colours, repeated floats), then "
+                "as the lowest in the order of candidates"
+            )
+            for p in floating:
+                notes.setdefault(p.index, {})["float"] = f"{why}; {chosen}"
         pairs.extend(mdp_pairs)
         pairs.extend(rem_pairs)
         paired = {p.index for pair in mdp_pairs + rem_pairs for p in pair}
@@ -633,7 +653,7 @@ def _pair_brackets(rnd: _Round):
                 for p in carried + nxt
             )
         for p in carried:
-            notes.setdefault(p.index, {})["floated_from"] = bracket_name
+            notes[p.index]["floated_from"] = bracket_name
     if len(carried) > 1:
         raise PairingError("no pairing completes the round (C4)")
     if carried:
@@ -700,6 +720,40 @@ def _solve_bracket(rnd: _Round, nodes: list[_P], carried: list[_P], residents: l
     return mdp_pairs, rem_pairs, mate, n_pairs, remainder
 
 
+def _why_not_first(rnd: _Round, remainder, n_pairs: int, rem_pairs) -> str:
+    """Why the remainder is not paired by the first candidate (S1 i-th against S2 i-th):
+    the first criterion on which that candidate loses, or that it is the one chosen."""
+    first = list(zip(remainder[:n_pairs], remainder[n_pairs : 2 * n_pairs], strict=False))
+    chosen = {(h.index, lo.index) for h, lo in rem_pairs}
+    if {(h.index, lo.index) for h, lo in first} == chosen:
+        return "the first candidate (S1 i-th against S2 i-th), no other better"
+    for h, lo in first:
+        if lo.id in h.state.opponents:
+            return (
+                f"the first candidate would repeat no. {h.state.pairing_number} - "
+                f"no. {lo.state.pairing_number} (C1)"
+            )
+        if not rnd.compatible(h, lo):
+            return (
+                f"the first candidate would pair no. {h.state.pairing_number} and no. "
+                f"{lo.state.pairing_number}, same absolute colour preference (C3)"
+            )
+
+    def totals(pairs) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for h, lo in pairs:
+            for k, v in rnd.values(h, lo, "current", False).items():
+                out[k] = out.get(k, 0) + v
+        return out
+
+    a, b = totals(rem_pairs), totals(first)
+    for name in CRITERIA[5:]:
+        key = name.split()[0]
+        if a.get(key, 0) != b.get(key, 0):
+            return f"the first candidate is worse on {name}"
+    return "the first candidate leaves a downfloater the brackets below pair worse (C4, C7, C8)"
+
+
 def _remainder_matching(rest: list[_P], remainder: list[_P], n_pairs: int, base) -> dict:
     """The remainder's candidate order as digits below the criteria: fewest exchanges,
     smallest difference of the exchanged numbers, the lowest S1 and the highest S2 players
@@ -737,8 +791,8 @@ def _remainder_matching(rest: list[_P], remainder: list[_P], n_pairs: int, base)
     return _matching(rest, weight)
 
 
-def _pts(score: int) -> str:
-    return f"score {score}"
+def _pts(score: int, scale: int = 1) -> str:
+    return f"score {score / scale:g}"
 
 
 def choose_colours(h: _P, lo: _P, initial: str) -> str:
@@ -764,7 +818,7 @@ def choose_colours(h: _P, lo: _P, initial: str) -> str:
     return ph
 
 
-def _boards(pairs, bye, requested, notes, initial, work) -> list[Board]:
+def _boards(pairs, bye, requested, notes, initial, scale) -> list[Board]:
     ordered = sorted(
         pairs,
         key=lambda pr: (
@@ -780,11 +834,14 @@ def _boards(pairs, bye, requested, notes, initial, work) -> list[Board]:
         white, black = (h, lo) if colour == WHITE else (lo, h)
         note = dict(notes.get(h.index, {}))
         reason = [f"Bracket {note.get('bracket', '')}: {note.get('role', '')}."]
+        if note.get("decided_by"):
+            reason.append(f"Candidates: {note['decided_by']}.")
         if h.score != lo.score:
             reason.append(
-                f"No. {h.state.pairing_number} ({h.score}) floats down to meet "
-                f"no. {lo.state.pairing_number} ({lo.score}): C5/C6, the fewest and "
-                "lowest-scored downfloaters."
+                f"No. {h.state.pairing_number} ({h.score / scale:g}) floated down from the "
+                f"bracket {note.get('floated_from', '')} to meet no. "
+                f"{lo.state.pairing_number} ({lo.score / scale:g}): "
+                f"{note.get('float', 'C5, C6')}."
             )
         reason.append(_colour_reason(h, lo, colour))
         note.update(
