@@ -6,7 +6,7 @@ import csv
 import io
 
 from arbiter.events.models import Event, Round
-from arbiter.events.records import event_games, game_records, scoring_of
+from arbiter.events.records import event_games, game_records, is_active_in, scoring_of
 from arbiter.events.selectors import round_pairings, standings
 from arbiter.events.trf import TrfEvent, TrfPlayer, write_trf
 
@@ -185,6 +185,20 @@ def trf(event: Event, *, after_round: int | None = None) -> str:
         )
         for e in sorted(entries, key=lambda e: e.pairing_number)
     ]
+    # The next round's absentees (withdrawn, absent, a bye asked for), so that a pairing
+    # program reading the file leaves them out.
+    last = max((g.round.number for g in games), default=0)
+    upcoming = last + 1
+    not_paired = {}
+    if upcoming <= event.rounds:
+        for e in entries:
+            if not is_active_in(e, upcoming) or upcoming in (e.requested_byes or []):
+                not_paired[e.player_id] = "Z"
     return write_trf(
-        trf_event, players, game_records(games), scoring_of(event), after_round=after_round
+        trf_event,
+        players,
+        game_records(games),
+        scoring_of(event),
+        after_round=after_round,
+        not_paired_next=not_paired,
     )

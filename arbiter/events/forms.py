@@ -200,6 +200,13 @@ class EventSettingsForm(forms.Form):
     start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     system = forms.ChoiceField(label="Pairing system", choices=Event.System.choices)
+    pairing_system = forms.ChoiceField(
+        label="Swiss pairing rules",
+        choices=Event.PairingSystem.choices,
+        required=False,
+        initial=Event.PairingSystem.FMJD,
+        help_text="FIDE Dutch for events that announce the FIDE rules.",
+    )
     rounds = forms.IntegerField(
         label="Rounds",
         required=False,
@@ -308,8 +315,9 @@ class EventSettingsForm(forms.Form):
         """The settings to give the service (only those that may still change)."""
         data = self.cleaned_data
         out = {f: data.get(f) for f in SETTINGS if f not in self.locked}
-        if out.get("rounds") is None:
-            out.pop("rounds", None)
+        for optional in ("rounds", "pairing_system"):  # not given: the event's own or default
+            if out.get(optional) in (None, ""):
+                out.pop(optional, None)
         return out
 
 
@@ -321,6 +329,7 @@ SETTINGS = (
     "start_date",
     "end_date",
     "system",
+    "pairing_system",
     "rounds",
     "points_win",
     "points_draw",

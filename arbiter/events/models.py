@@ -44,6 +44,13 @@ class Event(models.Model):
         DOUBLE_ROUND_ROBIN = "double_round_robin", messages.label("event.system.double_round_robin")
         SWISS = "swiss", messages.label("event.system.swiss")
 
+    class PairingSystem(models.TextChoices):
+        # FMJD-style Swiss (arbiter.events.pairing.swiss) or the FIDE Dutch system
+        # (arbiter.events.pairing.dutch) for events that announce the FIDE rules.
+        FMJD = "fmjd", messages.label("event.pairing_system.fmjd")
+        DUTCH = "dutch", messages.label("event.pairing_system.dutch")
+        DUTCH_BAKU = "dutch_baku", messages.label("event.pairing_system.dutch_baku")
+
     class Status(models.TextChoices):
         DRAFT = "draft", messages.label("event.status.draft")
         REGISTRATION = "registration", messages.label("event.status.registration")
@@ -63,6 +70,12 @@ class Event(models.Model):
     end_date = models.DateField(null=True, blank=True)
     system = models.CharField(max_length=20, choices=System.choices, default=System.SWISS)
     rounds = models.PositiveSmallIntegerField(default=7, help_text="Number of rounds (Swiss).")
+    pairing_system = models.CharField(
+        max_length=12,
+        choices=PairingSystem.choices,
+        default=PairingSystem.FMJD,
+        help_text="How Swiss rounds are paired.",
+    )
     # Scoring as in draughts: win 2, draw 1, loss 0 (FMJD 7); byes and forfeits configurable.
     points_win = models.PositiveSmallIntegerField(default=2)
     points_draw = models.PositiveSmallIntegerField(default=1)

@@ -16,14 +16,15 @@ Fixed columns, one record per line, CR LF line ends. Written records:
         birth date 70-79, points 81-84, rank 86-89 (equal ranks for shared places), then per
         round from column 92, 10 columns each: opponent's starting rank (0000 for none),
         colour w / b / -, result 1 = 0 (played), + - (forfeit won / lost), U (pairing bye),
-        Z (no game: absence or withdrawal), blank (paired, not played yet).
+        Z (no game: absence or withdrawal), blank (paired, not played yet); and, when
+        asked, one more round marking the players who will not be paired in the next round.
 
 Draughts titles longer than the 3 columns (GMIF) go to a ### comment after the player line.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
 from .tiebreaks import GameRecord, PlayerInfo, Scoring, compute_standings
@@ -105,9 +106,13 @@ def write_trf(  # noqa: C901 - one TRF record after another, most of their field
     scoring: Scoring = Scoring(),  # noqa: B008 - frozen dataclass, safe as a default
     *,
     after_round: int | None = None,
+    not_paired_next: dict[int, str] | None = None,
 ) -> str:
     """The TRF text of the event. `players` are TrfPlayer (or tiebreaks.PlayerInfo: the
-    fields it lacks are left blank)."""
+    fields it lacks are left blank). `not_paired_next` marks, by player id, who will not be
+    paired in the next round (withdrawn, absent, a bye asked for): "0000 - Z" (or "H", "F"
+    for half- and full-point byes) in that round's columns, as JaVaFo and bbpPairings read
+    it, so that a pairing program leaves them out."""
     infos = [
         PlayerInfo(p.id, p.pairing_number, getattr(p, "rating", None), getattr(p, "name", ""))
         for p in players
@@ -203,8 +208,13 @@ def write_trf(  # noqa: C901 - one TRF record after another, most of their field
             _put(line, 70, birth.strftime("%Y/%m/%d"))
         _put(line, 81, _points(points[p.id]))
         _put(line, 86, f"{rank[p.id]:4d}")
-        for rnd in range(1, last + 1):
-            opp, colour, result = cells[p.id].get(rnd, ("0000", "-", "Z"))
+        marks = (
+            {last + 1: ("0000", "-", not_paired_next[p.id])}
+            if p.id in (not_paired_next or {})
+            else {}
+        )
+        for rnd in range(1, last + 1 + len(marks)):
+            opp, colour, result = cells[p.id].get(rnd) or marks.get(rnd, ("0000", "-", "Z"))
             col = 92 + 10 * (rnd - 1)
             _put(line, col, opp)
             _put(line, col + 5, colour)
@@ -213,3 +223,163 @@ def write_trf(  # noqa: C901 - one TRF record after another, most of their field
         if len(title) > 3:
             out.append(f"### title of no. {p.pairing_number}: {title}")
     return "\r\n".join(out) + "\r\n"
+
+
+# --- Reading: the files that Swiss-Manager, Vega, JaVaFo (TRF(x)), bbpPairings (TRF(bx),
+# TRF-2026) and this program write. Line ends CR, LF or CR LF; unknown records are kept aside.
+
+PLAYED_CODES = {"1": "win", "=": "draw", "0": "loss", "W": "win", "D": "draw", "L": "loss"}
+UNPLAYED_CODES = {"+", "-", "U", "F", "H", "Z", " ", ""}
+
+
+class TrfError(ValueError):
+    """A TRF line that cannot be read: says which line and why."""
+
+
+@dataclass(frozen=True)
+class TrfCell:
+    """One round of a player line: opponent number (None for none), colour "w"/"b"/"-",
+    result code (TRF: 1 = 0 W D L played, + - forfeit, U pairing-allocated bye, F H full and
+    half-point byes, Z no game, blank not played yet)."""
+
+    opponent: int | None
+    colour: str
+    code: str
+
+    @property
+    def played(self) -> bool:
+        return self.opponent is not None and self.code in PLAYED_CODES
+
+    @property
+    def paired(self) -> bool:
+        """The pairing of that round included the player (a game, a forfeit, or the bye)."""
+        return self.opponent is not None or self.code == "U"
+
+
+@dataclass
+class TrfEntry:
+    number: int
+    name: str = ""
+    rating: int | None = None
+    points: float | None = None
+    cells: list[TrfCell] = field(default_factory=list)
+
+
+@dataclass
+class TrfFile:
+    name: str = ""
+    rounds: int | None = None  # XXR or 142
+    initial_colour: str | None = None  # "W"/"B" from XXC white1/black1 or 152
+    players: dict[int, TrfEntry] = field(default_factory=dict)
+    accelerations: dict[int, list[float]] = field(default_factory=dict)  # XXA
+    forbidden: list[tuple[int, ...]] = field(default_factory=list)  # XXP
+    points: dict[str, float] = field(default_factory=dict)
+
+    def value(self, code: str) -> float:
+        """Points for a result: BBW/BBD/BBL/BBZ/BBF/BBU or the 162 record, else 1 / 0.5 / 0."""
+        p = self.points
+        win = p.get("W", 1.0)
+        return {
+            "win": win,
+            "draw": p.get("D", 0.5),
+            "loss": p.get("L", 0.0),
+            "+": win,
+            "-": p.get("A", p.get("F-", 0.0)),
+            "U": p.get("P", win),
+            "F": win,
+            "H": p.get("D", 0.5),
+            "Z": p.get("Z", 0.0),
+        }.get(code, 0.0)
+
+    @property
+    def paired_rounds(self) -> int:
+        """The last round whose pairing is in the file."""
+        last = 0
+        for e in self.players.values():
+            for i, c in enumerate(e.cells, start=1):
+                if c.paired:
+                    last = max(last, i)
+        return last
+
+
+def _int(text: str, what: str, lineno: int) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise TrfError(f"line {lineno}: {what} {text!r} is not a number") from None
+
+
+def read_trf(text: str) -> TrfFile:  # noqa: C901 - one branch per TRF record type
+    """Read a tournament report file (see the module docstring for the records)."""
+    out = TrfFile()
+    for lineno, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), 1):
+        line = raw.rstrip()
+        tag = line[:3]
+        if tag == "012":
+            out.name = line[4:].strip()
+        elif tag in ("142", "XXR"):
+            out.rounds = _int(line[4:].strip(), "number of rounds", lineno)
+        elif tag == "152" and line[4:].strip()[:1].upper() in ("W", "B"):
+            out.initial_colour = line[4:].strip()[:1].upper()
+        elif tag == "XXC":
+            words = line[3:].split()
+            if "white1" in words:
+                out.initial_colour = "W"
+            elif "black1" in words:
+                out.initial_colour = "B"
+        elif tag == "XXA":
+            number = _int(line[4:8].strip(), "player number", lineno)
+            values = []
+            for start in range(9, len(line), 5):
+                cell = line[start : start + 4].strip()
+                values.append(float(cell) if cell else 0.0)
+            out.accelerations[number] = values
+        elif tag == "XXP":
+            out.forbidden.append(tuple(_int(x, "player number", lineno) for x in line[3:].split()))
+        elif tag in ("BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"):
+            code = {"BBF": "A", "BBU": "P"}.get(tag, tag[2])
+            out.points[code] = float(line[3:].strip())
+        elif tag == "162":
+            words = line[3:].split()
+            for code, value in zip(words[::2], words[1::2], strict=False):
+                try:
+                    out.points[code] = float(value)
+                except ValueError:
+                    raise TrfError(f"line {lineno}: points {value!r} for {code}") from None
+        elif tag == "001":
+            entry = _read_player(line, lineno)
+            if entry.number in out.players:
+                raise TrfError(f"line {lineno}: player number {entry.number} given twice")
+            out.players[entry.number] = entry
+    for e in out.players.values():
+        for i, c in enumerate(e.cells, 1):
+            if c.opponent is not None and c.opponent not in out.players:
+                raise TrfError(
+                    f"player {e.number}, round {i}: opponent {c.opponent} has no player line"
+                )
+    return out
+
+
+def _read_player(line: str, lineno: int) -> TrfEntry:
+    number = _int(line[4:8].strip(), "starting rank", lineno)
+    rating_text = line[48:52].strip()
+    points_text = line[80:84].strip()
+    entry = TrfEntry(
+        number=number,
+        name=line[14:47].strip(),
+        rating=int(rating_text) if rating_text.isdigit() else None,
+        points=float(points_text) if points_text else None,
+    )
+    start = 91
+    while start < len(line):
+        cell = line[start : start + 8].ljust(8)
+        opp_text, colour, code = cell[0:4].strip(), cell[5].lower(), cell[7].upper()
+        if cell[5] not in "wWbB- " or code not in set(PLAYED_CODES) | UNPLAYED_CODES:
+            raise TrfError(
+                f"line {lineno}, round {(start - 91) // 10 + 1}: cannot read {cell.strip()!r} "
+                "(expected opponent number, w/b/-, result code)"
+            )
+        opponent = _int(opp_text, "opponent", lineno) if opp_text else 0
+        entry.cells.append(TrfCell(opponent or None, colour if colour in "wb" else "-", code))
+        start += 10
+    return entry

@@ -36,7 +36,7 @@ def test_a_paired_draft_round_fixes_the_system_and_numbering_only(org):
     event = make_event(org, n_players=4)
     services.pair_next_round(event, by=org)
     locked = services.locked_settings(event)
-    assert set(locked) == {"system", "numbering", "pairing_seed"}
+    assert set(locked) == {"system", "numbering", "pairing_seed", "pairing_system"}
     services.update_event(event, by=org, time_control="4800+60")  # still allowed
     with pytest.raises(Conflict, match="system: fixed once round 1 is paired"):
         services.update_event(event, by=org, system="round_robin")

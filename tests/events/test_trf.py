@@ -166,3 +166,80 @@ def test_an_independent_trf_parser_reads_the_same_results():
                 got["result"]
                 == {"2-0": "1", "1-1": "=", "0-2": "0", "+/-": "+", "-/+": "-"}[result]
             )
+
+
+# --- reading (the files Swiss-Manager, Vega, JaVaFo and bbpPairings write) ---------------
+
+READ_SAMPLE = "\r".join(
+    [
+        "012 Sample Open",
+        "XXR 5",
+        "XXC black1",
+        "BBW  2.0",
+        "BBD  1.0",
+        "001    1      One                               2300                             "
+        "2.0    1     2 w 1     3 b =",
+        "001    2      Two                               2200                             "
+        "0.0    3     1 b 0  0000 - Z",
+        "001    3      Three                             2100                             "
+        "3.0    2  0000 - U     1 w =",
+        "XXA    1  1.0  0.5",
+        "XXP 2 3",
+        "",
+    ]
+)
+
+
+def test_read_trf_records_and_cells():
+    from arbiter.events.trf import read_trf
+
+    trf = read_trf(READ_SAMPLE)
+    assert trf.name == "Sample Open"
+    assert trf.rounds == 5 and trf.initial_colour == "B"
+    assert trf.value("win") == 2.0 and trf.value("draw") == 1.0 and trf.value("U") == 2.0
+    one = trf.players[1]
+    assert one.rating == 2300 and one.points == 2.0
+    assert [(c.opponent, c.colour, c.code) for c in one.cells] == [(2, "w", "1"), (3, "b", "=")]
+    assert trf.players[2].cells[1].paired is False  # Z: not paired in round 2
+    assert trf.players[3].cells[0].paired is True  # U: the pairing-allocated bye
+    assert trf.accelerations[1] == [1.0, 0.5]
+    assert trf.forbidden == [(2, 3)]
+    assert trf.paired_rounds == 2
+
+
+def test_read_trf_says_which_line_is_wrong():
+    import pytest
+
+    from arbiter.events.trf import TrfError, read_trf
+
+    bad = READ_SAMPLE.replace("    2 w 1", "    2 w ?")
+    with pytest.raises(TrfError, match="line 6, round 1"):
+        read_trf(bad)
+    with pytest.raises(TrfError, match="opponent 9 has no player line"):
+        read_trf(READ_SAMPLE.replace("    3 b =", "    9 b ="))
+
+
+def test_states_before_a_round_from_a_trf():
+    from arbiter.events.pairing.trf_states import states_before
+    from arbiter.events.trf import read_trf
+
+    data = states_before(read_trf(READ_SAMPLE), 2)
+    by_number = {p.pairing_number: p for p in data.players}
+    assert by_number[1].score == 20 and by_number[1].colours == ("W",)
+    assert by_number[3].had_bye and by_number[3].floats == ("down",)  # the bye is a downfloat
+    assert by_number[2].active is False  # Z in round 2: not paired
+    assert data.acceleration == {1: 5}
+    assert data.initial_colour == "B"
+    assert data.forbidden == [(2, 3)]
+
+
+def test_players_not_paired_next_round_are_marked_for_pairing_programs():
+    from arbiter.events.pairing.trf_states import states_before
+    from arbiter.events.trf import read_trf
+
+    text = write_trf(EVENT, TRF_PLAYERS, GAMES, after_round=2, not_paired_next={2: "Z"})
+    two = next(line for line in text.split("\r\n") if line.startswith("001    2"))
+    assert two[91 + 20 : 91 + 28] == "0000 - Z"  # round 3 columns
+    data = states_before(read_trf(text), 3)
+    active = {p.pairing_number: p.active for p in data.players}
+    assert active[2] is False and all(v for k, v in active.items() if k != 2)

@@ -188,3 +188,11 @@ def test_before_round_1_the_desk_shows_provisional_numbers_and_their_rule(client
     assert "Provisional numbers." not in text(
         client.get(reverse("events:manage", args=[event.slug]))
     )
+
+
+def test_an_organizer_chooses_the_fide_dutch_system_for_a_swiss(client, org):
+    # FIDE C.04.3 for events that announce the FIDE rules; FMJD-style Swiss when not chosen.
+    client.post(reverse("events:create"), settings_post(name="Dutch Open"))
+    client.post(reverse("events:create"), settings_post(name="FIDE Open", pairing_system="dutch"))
+    systems = dict(Event.objects.values_list("name", "pairing_system"))
+    assert systems == {"Dutch Open": "fmjd", "FIDE Open": "dutch"}

@@ -1,6 +1,7 @@
 """Pairing algorithms, pure Python (no Django): round robin by the Berger tables
-(berger.py), Swiss by weighted matching inside score brackets (swiss.py, with the colour
-rules in colours.py and the matching helpers in matching.py), a checker for hand-made
+(berger.py), the FMJD-style Swiss by weighted matching inside score brackets (swiss.py, with
+the colour rules in colours.py and the matching helpers in matching.py), the FIDE Dutch
+system (dutch.py; its inputs from TRF files in trf_states.py), a checker for hand-made
 pairings (check.py), the players' states derived from game records (history.py), and a
 simulated event for tests and benchmarks (devtools/pairing_simulation.py).
 
@@ -20,6 +21,7 @@ Board.note, for every board:
 
 from .berger import berger_rounds, pair_round_robin
 from .check import check_pairing
+from .dutch import pair_dutch
 from .history import EntryInfo, build_states
 from .swiss import pair_swiss
 from .types import Board, PairingError, PairingResult, PlayerState
@@ -33,6 +35,7 @@ __all__ = [
     "berger_rounds",
     "build_states",
     "check_pairing",
+    "pair_dutch",
     "pair_round_robin",
     "pair_swiss",
 ]

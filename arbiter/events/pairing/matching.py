@@ -47,7 +47,16 @@ def can_pair_all(
     legal: Callable[[T, T], bool],
     kind: Callable[[T], int],
 ) -> bool:
-    """True when `nodes` has a perfect matching in the graph of `legal` pairs.
+    return perfect_matching(nodes, legal, kind) is not None
+
+
+def perfect_matching(
+    nodes: Sequence[T],
+    legal: Callable[[T, T], bool],
+    kind: Callable[[T], int],
+) -> list[int] | None:
+    """A perfect matching of `nodes` in the graph of `legal` pairs (mate[i] is the index i
+    is paired with), or None when there is none.
 
     `kind` classifies each node for the greedy order: 1 = can only take white, 2 = can only
     take black, 0 = either (two nodes of the same kind 1 or 2 are never legal together),
@@ -60,14 +69,14 @@ def can_pair_all(
     """
     n = len(nodes)
     if n % 2:
-        return False
+        return None
     if n == 0:
-        return True
+        return []
     lists: dict[int, list[int]] = {0: [], 1: [], 2: [], 3: []}
     for i, p in enumerate(nodes):
         lists[kind(p)].append(i)
     if lists[3] or len(lists[1]) > n // 2 or len(lists[2]) > n // 2:
-        return False
+        return None
     mate = [-1] * n
     pointers = {0: 0, 1: 0, 2: 0}
     order = {1: (2, 0), 2: (1, 0), 0: (0, 1, 2)}
@@ -95,15 +104,15 @@ def can_pair_all(
             else:
                 mate[i], mate[found] = found, i
     if not unmatched:
-        return True
+        return mate
     for i in unmatched:
         mate[i] = -1
     for u in unmatched:
         if mate[u] == -1 and not _augment(nodes, legal, mate, u):
             if not any(legal(nodes[u], nodes[j]) for j in range(n) if j != u):
-                return False  # nobody can play u
+                return None  # nobody can play u
             return _exact_perfect(nodes, legal)
-    return True
+    return mate
 
 
 def _augment(nodes: Sequence[T], legal: Callable[[T, T], bool], mate: list[int], u: int) -> bool:
@@ -137,14 +146,20 @@ def _augment(nodes: Sequence[T], legal: Callable[[T, T], bool], mate: list[int],
     return False
 
 
-def _exact_perfect(nodes: Sequence[T], legal: Callable[[T, T], bool]) -> bool:
+def _exact_perfect(nodes: Sequence[T], legal: Callable[[T, T], bool]) -> list[int] | None:
     graph = nx.Graph()
     graph.add_nodes_from(range(len(nodes)))
     for i in range(len(nodes)):
         for j in range(i + 1, len(nodes)):
             if legal(nodes[i], nodes[j]):
                 graph.add_edge(i, j)
-    return 2 * len(nx.max_weight_matching(graph, maxcardinality=True)) == len(nodes)
+    pairs = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(pairs) != len(nodes):
+        return None
+    mate = [-1] * len(nodes)
+    for i, j in pairs:
+        mate[i], mate[j] = j, i
+    return mate
 
 
 def min_cost_assignment(cost: list[list[int | None]]) -> list[int] | None:

@@ -1,4 +1,6 @@
-"""Swiss pairing by weighted matching inside score brackets.
+"""The FMJD-style Swiss: pairing by weighted matching inside score brackets (the default
+pairing of Swiss events; events that announce the FIDE rules use the Dutch system,
+dutch.py). Its rules, all of them, are written out below.
 
 Absolute rules (never broken), FIDE C.04.1 basic rules for Swiss systems:
 - b: two players meet at most once (a forfeited game does not count as a meeting: the
@@ -41,6 +43,13 @@ can then all be paired. Brackets are paired top down:
 - the last EXACT_ALL players are paired by one exact matching.
 Since every step keeps the remaining players completable, a legal pairing is always found
 when one exists: never a greedy pass that can dead-end.
+
+What it is not: the FIDE Dutch system. Measured against bbpPairings, it differs from the
+Dutch in most rounds after the first: one weighted sum instead of criteria in strict order;
+the bye chosen before the pairing; floats of two rounds back not looked at; brackets of more
+than SMALL_BRACKET players matched chunk by chunk; the last EXACT_ALL players matched at once,
+minimising the total score difference rather than settling each bracket from the top. It is
+legal (no rematch, colour rules kept, a bye only once) and fast; dutch.py is exact.
 """
 
 from __future__ import annotations

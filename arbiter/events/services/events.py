@@ -34,12 +34,13 @@ EDITABLE = {
     "flag_policy",
     "late_arrival_minutes",
     "pairing_seed",
+    "pairing_system",
     "numbering",
     "status",
     "published",
 }
 #: Fixed once round 1 is paired: changing them would change the pairings already made.
-LOCKED_WHEN_PAIRED = {"system", "numbering", "pairing_seed"}
+LOCKED_WHEN_PAIRED = {"system", "numbering", "pairing_seed", "pairing_system"}
 #: Fixed once round 1 is published: the players were told these rules before they played
 #: (scores, tie-breaks, clocks, late arrival), and games already played were played under them.
 LOCKED_WHEN_PUBLISHED = {
@@ -131,6 +132,8 @@ def _clean(field: str, value):  # noqa: C901 - one branch per field of an event
         return validation.validate_choice(field, value, Event.FlagPolicy.choices)
     if field == "numbering":
         return validation.validate_choice(field, value, Event.Numbering.choices)
+    if field == "pairing_system":
+        return validation.validate_choice(field, value, Event.PairingSystem.choices)
     if field == "status":
         return validation.validate_choice(field, value, Event.Status.choices)
     if field == "published":

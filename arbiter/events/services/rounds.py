@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 
 from django.db import transaction
 from django.utils import timezone
@@ -18,6 +19,7 @@ from arbiter.events.pairing import (
     pair_round_robin,
     pair_swiss,
 )
+from arbiter.events.pairing.dutch import baku_acceleration, pair_dutch
 from arbiter.events.records import event_games, is_active_in, player_states
 from arbiter.events.services.audit import log
 from arbiter.events.services.events import _start
@@ -72,7 +74,9 @@ def pair_next_round(event: Event, *, by) -> Round:
         entries = list(event.entries.select_related("player").order_by("pairing_number"))
         states = player_states(event, entries, event_games(event, before_round=number), number)
         try:
-            if event.system == S.SWISS:
+            if event.system == S.SWISS and event.pairing_system != Event.PairingSystem.FMJD:
+                result = _pair_dutch(event, states, number)
+            elif event.system == S.SWISS:
                 result = pair_swiss(states, number, lot_seed=event.pairing_seed or None)
             else:
                 result = pair_round_robin(
@@ -98,6 +102,28 @@ def pair_next_round(event: Event, *, by) -> Round:
             new={"boards": _board_list(games), "warnings": round_.warnings, "stats": round_.stats},
         )
     return round_
+
+
+def _pair_dutch(event: Event, states, number: int):
+    """The FIDE Dutch system (C.04.3); the initial colour drawn by the event's lot when it
+    has one (white otherwise), Baku acceleration (C.04.5.1) when chosen."""
+    initial = "W"
+    if event.pairing_seed:
+        initial = random.Random(f"{event.pairing_seed}/colour").choice(("W", "B"))
+    acceleration = None
+    if event.pairing_system == Event.PairingSystem.DUTCH_BAKU:
+        by_number = baku_acceleration(
+            [s.pairing_number for s in states], event.rounds, number, event.points_win
+        )
+        acceleration = {s.id: by_number[s.pairing_number] for s in states}
+    return pair_dutch(
+        states,
+        number,
+        rounds=event.rounds,
+        points_win=event.points_win,
+        initial_colour=initial,
+        acceleration=acceleration,
+    )
 
 
 def _create_games(event: Event, round_: Round, boards, by_player: dict[int, Entry]) -> list[Game]:
