@@ -29,6 +29,7 @@ from arbiter.events.forms import (
 from arbiter.events.models import Round
 from arbiter.events.permissions import require_arbiter
 from arbiter.events.views import domain_errors
+from arbiter.games import services as game_services
 
 # What a service may answer about bad input (Forbidden and NotFound become 403/404).
 REFUSALS = (Invalid, Conflict)
@@ -159,7 +160,7 @@ def enter_results(request, slug: str, number: int):
             with transaction.atomic():
                 for form in changed:
                     try:
-                        services.set_result(
+                        game_services.set_result(
                             form.game,
                             form.cleaned_data["result"],
                             by=request.user,

@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from ninja import Router, Schema
+from ninja import Field, Router, Schema
 from ninja.decorators import decorate_view
 from ninja.security import SessionAuth
 
 from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
-from arbiter.games import services
+from arbiter.games import selectors, services
 from arbiter.games.services import arrival
 from arbiter.infra.gate import db_gate
 
@@ -116,17 +116,79 @@ def _answer(game, side: str | None) -> dict:
     }
 
 
-@router.get(
-    "/games/{game_id}/arrival",
-    response=ArrivalOut,
-    auth=[TokenAuth(), SessionAuth(), OptionalAuth()],
-)
+@router.get("/games/{game_id}/arrival", response=ArrivalOut, auth=READ_AUTH)
 def get_arrival(request, game_id: int):
     """Who has arrived, the round's start and the arrival limit (FMJD 10.5)."""
     return _answer(arrival.game_for_arrival(game_id, by=request.user), None)
 
 
 @router.post("/games/{game_id}/arrival", response=ArrivalOut, auth=API_AUTH)
+@decorate_view(db_gate)
 def mark_arrival(request, game_id: int, payload: ArrivalIn):
     """Mark White or Black present (arbiters). 409 once the player has lost by forfeit."""
     return _answer(arrival.mark_arrived(game_id, payload.side, by=request.user), payload.side)
+
+
+# -- results, forfeits and their corrections -----------------------------------------------
+
+
+class ResultIn(Schema):
+    result: str = Field(..., description='"2-0" "1-1" "0-2" "+/-" "-/+" "-/-" "bye" or "" (clear)')
+    termination: str = ""
+    reason: str = ""
+
+
+class ForfeitIn(Schema):
+    absent: Literal["white", "black", "both"]
+    reason: str
+
+
+class GameResultOut(Schema):
+    id: int
+    round: int
+    board: int
+    white_id: int | None
+    black_id: int | None
+    result: str
+    termination: str
+    status: str
+
+
+def _result_answer(game) -> dict:
+    return {
+        "id": game.pk,
+        "round": game.round.number,
+        "board": game.board,
+        "white_id": game.white_id,
+        "black_id": game.black_id,
+        "result": game.result,
+        "termination": game.termination,
+        "status": game.status,
+    }
+
+
+@router.put("/games/{game_id}/result", response=GameResultOut, auth=API_AUTH)
+@decorate_view(db_gate)
+def set_result(request, game_id: int, payload: ResultIn):
+    """Enter, correct (with a reason) or clear ("") the result of a board (arbiters)."""
+    game = services.set_result(
+        selectors.game_for_result(game_id, request.user),
+        payload.result,
+        by=request.user,
+        reason=payload.reason,
+        termination=payload.termination,
+    )
+    return _result_answer(game)
+
+
+@router.post("/games/{game_id}/forfeit", response=GameResultOut, auth=API_AUTH)
+@decorate_view(db_gate)
+def forfeit(request, game_id: int, payload: ForfeitIn):
+    """The absent side(s) lose without playing (arbiters; a reason is required)."""
+    game = services.forfeit(
+        selectors.game_for_result(game_id, request.user),
+        absent=payload.absent,
+        by=request.user,
+        reason=payload.reason,
+    )
+    return _result_answer(game)

@@ -7,6 +7,8 @@ from datetime import datetime
 from django.db import connection
 from django.utils import timezone
 
+from arbiter.errors import NotFound
+from arbiter.events.selectors import get_round
 from arbiter.games.models import Game, Move
 from arbiter.infra import sqlrows
 from clocks import clock as clockmath
@@ -161,3 +163,13 @@ def clock_log(game: Game) -> list[dict]:
             }
         )
     return entries
+
+
+def game_for_result(game_id: int, user) -> Game:
+    """The game whose result `user` would enter: NotFound when it or its round is not
+    visible to them (a draft round only for its arbiters)."""
+    game = Game.objects.select_related("round__event").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound(f"game {game_id} not found")
+    get_round(game.round_id, user)
+    return game

@@ -15,9 +15,9 @@ import pytest
 from django.utils import timezone
 
 from arbiter.events.models import Round
-from arbiter.events.services import results
 from arbiter.games import services
 from arbiter.games.models import Game
+from arbiter.games.services import results
 from arbiter.runtime.localservices import free_port
 
 from ..games.factories import make_event, make_game, make_player, make_user

@@ -9,6 +9,7 @@ from django.contrib.auth.models import Permission
 
 from arbiter.events import services
 from arbiter.events.models import Event
+from arbiter.games import services as game_services
 from arbiter.games.models import Game
 
 R = Game.Result
@@ -56,6 +57,6 @@ def play_round(event: Event, by, pick=None):
     round_ = services.pair_next_round(event, by=by)
     services.publish_round(round_, by=by)
     for game in round_.games.filter(result=""):
-        services.set_result(game, pick(game) if pick else R.DRAW, by=by)
+        game_services.set_result(game, pick(game) if pick else R.DRAW, by=by)
     round_.refresh_from_db()
     return round_

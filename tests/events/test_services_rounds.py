@@ -6,6 +6,7 @@ from arbiter.events import services
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.pairing import berger_rounds
 from arbiter.events.records import event_games, player_states
+from arbiter.games import services as game_services
 from arbiter.games.models import Game
 from tests.events.builders import make_event, make_user, play_round
 
@@ -50,7 +51,7 @@ def test_next_round_is_refused_while_games_have_no_result_naming_the_boards(org)
     event = make_event(org, n_players=4)
     round1 = services.pair_next_round(event, by=org)
     services.publish_round(round1, by=org)
-    services.set_result(round1.games.get(board=1), R.DRAW, by=org)
+    game_services.set_result(round1.games.get(board=1), R.DRAW, by=org)
     with pytest.raises(Conflict) as exc:
         services.pair_next_round(event, by=org)
     assert "board(s) 2" in exc.value.message and exc.value.details["boards"] == [2]
@@ -200,7 +201,7 @@ def test_set_pairing_is_refused_once_results_are_in(org):
     event = make_event(org, n_players=4)
     round1 = services.pair_next_round(event, by=org)
     services.publish_round(round1, by=org)
-    services.set_result(round1.games.get(board=2), R.DRAW, by=org)
+    game_services.set_result(round1.games.get(board=2), R.DRAW, by=org)
     ids = list(event.entries.values_list("player_id", flat=True))
     with pytest.raises(Conflict, match="board"):
         services.set_pairing(round1, [(ids[0], ids[1]), (ids[2], ids[3])], by=org, reason="x")

@@ -65,7 +65,7 @@ def test_fmjd_10_5_black_absent_at_15_00_01_loses_plus_minus(game):
     assert (game.result, game.termination, game.status) == ("+/-", "forfeit", "finished")
     assert game.finished_at == at(15, 0, 1)
     entry = AuditEntry.objects.get(action="late_arrival_forfeit")
-    assert entry.new == {"result": "+/-", "termination": "forfeit"}
+    assert entry.new == {"result": "+/-", "termination": "forfeit", "game_id": game.pk}
     assert "Black not at the board 60 min after" in entry.reason and "FMJD 10.5" in entry.reason
 
 

@@ -97,7 +97,7 @@ def test_the_last_two_boards_ending_at_once_finish_the_round():
     from django.db import transaction
 
     from arbiter.events.models import Round
-    from arbiter.events.services import results
+    from arbiter.games.services import results
 
     arbiter = make_user()
     event = make_event(arbiter=arbiter)

@@ -210,9 +210,11 @@ def test_a_flag_on_the_last_board_is_logged_and_finishes_its_round(running, cloc
     clock_at(t0 + 301 * S)
     assert services.check_flag(running.pk, ply=0) is True
     game = Game.objects.get(pk=running.pk)
-    log = ClockLog.objects.get(action="flag")
-    assert (log.clock_id, log.side, log.at) == (game.clock_id, "white", t0 + 301 * S)
-    assert log.before["running"] == "white" and log.after["running"] is None
+    *_, flag, stop = ClockLog.objects.filter(clock=game.clock_id).order_by("at", "pk")
+    assert (flag.action, flag.side, flag.at) == ("flag", "white", t0 + 301 * S)
+    # The flag is logged, then the game's end stops the clock (one STOP line, as every ending).
+    assert (stop.action, stop.at) == ("stop", t0 + 301 * S)
+    assert stop.before["running"] == "white" and stop.after["running"] is None
     entry = AuditEntry.objects.get(action="game.result")
     assert entry.new == {"result": "0-2", "termination": "flag", "game_id": running.pk}
     assert entry.event_id == running.round.event_id and entry.reason == "automatic: time exceeded"

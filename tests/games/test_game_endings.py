@@ -7,8 +7,8 @@ import pytest
 from django.db import transaction
 
 from arbiter.events.models import AuditEntry, Round
-from arbiter.events.services import set_result
 from arbiter.games import services
+from arbiter.games.services import set_result
 from arbiter.games.services.locking import lock_game
 
 from .factories import make_event, make_game

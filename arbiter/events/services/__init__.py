@@ -11,7 +11,6 @@ from arbiter.events.services.events import (
 )
 from arbiter.events.services.imports import import_players_csv
 from arbiter.events.services.players import create_player, link_user, update_player
-from arbiter.events.services.results import forfeit, refresh_round_status, set_result
 from arbiter.events.services.rounds import (
     pair_next_round,
     publish_round,
@@ -24,18 +23,15 @@ __all__ = [
     "add_entry",
     "create_event",
     "create_player",
-    "forfeit",
     "import_players_csv",
     "link_user",
     "pair_next_round",
     "publish_round",
-    "refresh_round_status",
     "request_bye",
     "schedule_round",
     "set_absent",
     "set_arbiters",
     "set_pairing",
-    "set_result",
     "start_event",
     "unpair_round",
     "update_event",

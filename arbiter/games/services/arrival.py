@@ -26,9 +26,11 @@ from django.utils import timezone
 from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.permissions import can_view, require_arbiter
-from arbiter.events.services.results import refresh_round_status
 from arbiter.games.models import Game
 from rules.outcome import Termination
+
+from .ending import end_locked_game
+from .locking import lock_game
 
 SIDES = ("white", "black")
 
@@ -71,65 +73,48 @@ def forfeit_result(white_late: bool, black_late: bool) -> str:
     return Game.Result.BLACK_FORFEIT_WIN if white_late else Game.Result.WHITE_FORFEIT_WIN
 
 
-def _forfeit_if_late(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
-    """Forfeit `game` (as read) when a player is late at `now`; True when this call did it."""
-    deadline = limit.deadline
+def _late_sides(game: Game, deadline: datetime, now: datetime) -> tuple[bool, bool]:
+    """(white late, black late) at `now` for a game with an arrival `deadline`."""
     if now <= deadline:
+        return False, False
+    return _late(game.white_arrived_at, deadline), _late(game.black_arrived_at, deadline)
+
+
+def _forfeit_locked(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
+    """Forfeit the locked `game` when a player is late at `now`; True when this call did it.
+    A game already ended (by a second sweep, a result, a move) or an arrival recorded in
+    between makes this a no-op."""
+    if game.result or game.status == Game.Status.FINISHED:
         return False
-    white_late = _late(game.white_arrived_at, deadline)
-    black_late = _late(game.black_arrived_at, deadline)
+    white_late, black_late = _late_sides(game, limit.deadline, now)
     if not (white_late or black_late):
         return False
-    result = forfeit_result(white_late, black_late)
-    # Conditional update: only the game as read (unfinished, same arrivals) is changed, so a
-    # second sweep, or an arrival recorded in between, makes this a no-op.
-    matches = {
-        "pk": game.pk,
-        "result": Game.Result.PENDING,
-        "white_arrived_at": game.white_arrived_at,
-        "black_arrived_at": game.black_arrived_at,
-    }
-    for side in SIDES:
-        if matches[f"{side}_arrived_at"] is None:
-            del matches[f"{side}_arrived_at"]
-            matches[f"{side}_arrived_at__isnull"] = True
-    with transaction.atomic():
-        updated = (
-            Game.objects.filter(**matches)
-            .exclude(status=Game.Status.FINISHED)
-            .update(
-                result=result,
-                termination=Termination.FORFEIT.value,
-                status=Game.Status.FINISHED,
-                finished_at=now,
-                updated_at=now,
-            )
-        )
-        if not updated:
-            return False
-        _stop_clock(game.pk, now)
-        late = [s for s, is_late in (("White", white_late), ("Black", black_late)) if is_late]
-        AuditEntry.objects.create(
-            event_id=game.round.event_id,
-            user=None,
-            action="late_arrival_forfeit",
-            target=f"round {game.round.number} board {game.board}",
-            old={"result": game.result, "status": game.status},
-            new={"result": result, "termination": Termination.FORFEIT.value},
-            reason=(
-                f"{' and '.join(late)} not at the board {limit.minutes} min after the round's "
-                f"start at {limit.round_start:%Y-%m-%d %H:%M:%S} UTC (FMJD 10.5, late arrival)"
-            ),
-        )
-        refresh_round_status(Round.objects.get(pk=game.round_id))
+    late = [s for s, is_late in (("White", white_late), ("Black", black_late)) if is_late]
+    end_locked_game(
+        game,
+        forfeit_result(white_late, black_late),
+        Termination.FORFEIT.value,
+        now=now,
+        action="late_arrival_forfeit",
+        reason=(
+            f"{' and '.join(late)} not at the board {limit.minutes} min after the round's "
+            f"start at {limit.round_start:%Y-%m-%d %H:%M:%S} UTC (FMJD 10.5, late arrival)"
+        ),
+    )
     return True
 
 
-def _stop_clock(game_id: int, now: datetime) -> None:
-    """A forfeited game's clock stops (its flag must not fall afterwards)."""
-    clock = Game.objects.select_related("clock").get(pk=game_id).clock
-    if clock is not None and clock.stop_if_running(now):
-        clock.save()
+def _forfeit_if_late(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
+    """Forfeit `game` (as read, unlocked) when a player is late at `now`: looked at first as
+    read (most sweeps find nobody late and lock nothing), then again under the game's lock."""
+    if not any(_late_sides(game, limit.deadline, now)):
+        return False
+    with transaction.atomic():
+        try:
+            locked = lock_game(game.pk)
+        except NotFound:
+            return False
+        return _forfeit_locked(locked, limit, now)
 
 
 def _candidates():
@@ -180,7 +165,7 @@ def forfeit_if_late(game_id: int, now: datetime | None = None) -> bool:
 
 def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
     """The lazy check for the move-entry service, on its locked `game`: the arrival limit
-    when this call forfeited the game (the instance is then refreshed), else None.
+    when this call forfeited the game, else None.
 
     Cheap once both players have arrived. The locked game carries the round's status and
     scheduled start and the event's delay (services.locking), so this reads the database only
@@ -202,10 +187,7 @@ def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
     if start is None:
         return None
     limit = ArrivalLimit(start, round_.event.late_arrival_minutes)
-    if not _forfeit_if_late(game, limit, now):
-        return None
-    game.refresh_from_db()
-    return limit
+    return limit if _forfeit_locked(game, limit, now) else None
 
 
 def _check_side(game: Game, side: str) -> None:

@@ -14,7 +14,7 @@ from clocks import clock as clockmath
 from clocks.timecontrol import TimeControl, TimeControlError
 from rules import AmbiguousMove, IllegalMove, Position
 
-from .ending import FINISH_FIELDS, finish_game, record_endings
+from .ending import automatic_reason, close_rounds, end_game, insert_ending_rows, result_of
 from .flags import flag_if_due, on_commit_arm
 from .locking import lock_game, save_clock, save_game, server_now
 
@@ -237,11 +237,19 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         game.started_at = game.started_at or now
         fields += ["status", "started_at"]
     outcome = rules_game.outcome()
+    endings = []
     if outcome is not None:
         # FMJD 7.2.2 / 7.2.3 (blocked, no pieces) and 6.1-6.4 (draws the arbiter must declare:
         # "la fin de partie sera considérée égale"): the game ends with this move.
-        finish_game(game, outcome.score, outcome.termination, now)
-        fields += FINISH_FIELDS
+        ending = end_game(
+            game,
+            result_of(outcome.score),
+            outcome.termination,
+            now=now,
+            reason=automatic_reason(outcome.termination),
+        )
+        endings.append(ending)
+        fields += ending.fields
     white_ms = black_ms = None
     if clock is not None:
         white_ms, black_ms = clockmath.remaining(clock.state, clock.tc, now)
@@ -267,7 +275,7 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
                 "response": answer,
             },
         )
-    if outcome is not None:
-        record_endings([game])
+        insert_ending_rows(endings)
+    close_rounds(endings)
     on_commit_arm(game)
     return {**answer, "move": record}

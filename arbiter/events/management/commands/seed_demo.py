@@ -20,6 +20,7 @@ from django.db import transaction
 
 from arbiter.events import services
 from arbiter.events.models import Event
+from arbiter.games import services as game_services
 from arbiter.games.models import Game
 from rules.outcome import Termination
 
@@ -144,6 +145,6 @@ def seed(password: str) -> Event:
             break
         for game in round_.games.select_related("white", "black").filter(result=""):
             result, termination = _random_result(rng, game.white, game.black)
-            services.set_result(game, result, termination=termination, by=arbiter)
+            game_services.set_result(game, result, termination=termination, by=arbiter)
     event.refresh_from_db()
     return event

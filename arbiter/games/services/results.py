@@ -1,17 +1,19 @@
-"""Results of games, entered by the arbiters board by board; every correction is logged."""
+"""Results of games entered by the arbiters board by board, forfeits, and their corrections;
+every one goes through the one ending service (ending.py) and is logged."""
 
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from arbiter.errors import Conflict, Invalid
 from arbiter.events import permissions
 from arbiter.events.models import Round
 from arbiter.events.records import FORFEITS, RESULT_CODES
-from arbiter.events.services.audit import log
 from arbiter.games.models import Game
 from rules.outcome import Termination
+
+from .ending import end_game, reopen_game, write_ending
+from .locking import lock_game, server_now
 
 R = Game.Result
 T = Termination
@@ -79,11 +81,7 @@ def set_result(game: Game, result: str, *, by, reason: str = "", termination: st
     permissions.require_arbiter(by, event)
     result = (result or "").strip()
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("round__event", "clock")
-            .get(pk=game.pk)
-        )
+        game = lock_game(game.pk, by=by)
         round_ = game.round
         termination = _validate(game, result, (termination or "").strip())
         if round_.status == Round.Status.DRAFT:
@@ -91,63 +89,23 @@ def set_result(game: Game, result: str, *, by, reason: str = "", termination: st
         if game.result == result and game.termination == termination:
             return game
         correction = bool(game.result)
-        if correction and not str(reason or "").strip():
+        reason = str(reason or "").strip()
+        if correction and not reason:
             raise Invalid(
                 f"round {round_.number} board {game.board} already has the result "
                 f"'{game.result}': say why it is corrected",
                 details={"field": "reason"},
             )
-        old = {"result": game.result, "termination": game.termination}
-        game.result, game.termination = result, termination
+        now = server_now(game.clock)
         if result:
-            game.status = Game.Status.FINISHED
-            game.finished_at = game.finished_at if correction else timezone.now()
+            action = "game.result_correction" if correction else "game.result"
+            ending = end_game(
+                game, result, termination, now=now, by=by, reason=reason, action=action
+            )
         else:
-            game.status = Game.Status.SCHEDULED if not game.ply else Game.Status.RUNNING
-            game.finished_at = None
-        game.save(update_fields=["result", "termination", "status", "finished_at", "updated_at"])
-        if result:
-            _stop_clock(game)
-        log(
-            event,
-            by=by,
-            action="game.result_correction" if correction else "game.result",
-            target=f"round {round_.number} board {game.board}",
-            old=old,
-            new={"result": result, "termination": termination, "game_id": game.pk},
-            reason=str(reason or "").strip(),
-        )
-        refresh_round_status(round_)
+            ending = reopen_game(game, by=by, reason=reason, now=now)
+        write_ending(ending)
     return game
-
-
-def _stop_clock(game: Game) -> None:
-    """A result ends the game: its clock stops, so no flag can fall on it afterwards."""
-    if game.clock is not None and game.clock.stop_if_running(timezone.now()):
-        game.clock.save()
-
-
-def refresh_round_status(round_: Round) -> Round:
-    """A published round is finished when every board has a result (and back, on a correction).
-
-    Call it in the transaction that changed a result, after locking that game. The round row
-    is locked before the boards are counted: two last boards ending at once would otherwise
-    each count the other as open (its result not yet committed) and leave the round published.
-    The second waits for the first to commit, then counts again and sees both results.
-    """
-    if round_.status == Round.Status.DRAFT:
-        return round_
-    round_.status = (
-        Round.objects.select_for_update().values_list("status", flat=True).get(pk=round_.pk)
-    )
-    if round_.status == Round.Status.DRAFT:
-        return round_
-    open_boards = round_.games.filter(result="").exists()
-    status = Round.Status.PUBLISHED if open_boards else Round.Status.FINISHED
-    if status != round_.status:
-        round_.status = status
-        round_.save(update_fields=["status"])
-    return round_
 
 
 def forfeit(game: Game, *, absent: str, by, reason: str) -> Game:
