@@ -112,3 +112,55 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} ply {self.ply}: {self.notation}"
+
+
+class NotationSheet(models.Model):
+    """One version of the written record of a game (FMJD 10.2): a player's sheet, or the
+    arbiter's own version (an edit). The checking task fills `report` (rules.notation_sheet:
+    the first bad move, the fixes) and `comparison` (with the entered record and the other
+    sheets). One version of a game is approved as its official record."""
+
+    class Side(models.TextChoices):
+        WHITE = "white", "White's sheet"
+        BLACK = "black", "Black's sheet"
+        ARBITER = "arbiter", "Arbiter's version"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Being checked"
+        CHECKED = "checked", "Checked: every move legal"
+        PROBLEM = "problem", "Checked: a move cannot be played"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sheets")
+    side = models.CharField(max_length=7, choices=Side.choices)
+    version = models.PositiveIntegerField(help_text="1, 2, ... per game and side.")
+    text = models.TextField(help_text="As submitted.")
+    reason = models.TextField(blank=True, help_text="Why the arbiter wrote this version.")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_at = models.DateTimeField()
+    status = models.CharField(max_length=7, choices=Status.choices, default=Status.PENDING)
+    checked_at = models.DateTimeField(null=True, blank=True)
+    report = models.JSONField(default=dict, blank=True)
+    comparison = models.JSONField(default=dict, blank=True)
+    approved_at = models.DateTimeField(null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["game", "side", "version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "side", "version"], name="unique_sheet_version"
+            ),
+            # FMJD 10.2: one official record per game.
+            models.UniqueConstraint(
+                fields=["game"], condition=models.Q(approved_at__isnull=False),
+                name="one_approved_sheet",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} {self.side} v{self.version}"

@@ -46,3 +46,12 @@ def sweep_late_arrivals() -> int:
     """Every 10 s (beat): forfeit the games whose players are later than their event allows
     (FMJD 10.5, competition rules); how many."""
     return len(arrival.forfeit_late_arrivals())
+
+
+@shared_task(name="arbiter.games.tasks.check_notation_sheet", ignore_result=True)
+def check_notation_sheet(sheet_id: int) -> str:
+    """Check a submitted notation sheet with the rules engine and compare it with the entered
+    record and the other sheets (services.sheets.check_sheet); its status after."""
+    from arbiter.games.services import sheets
+
+    return sheets.check_sheet(sheet_id).status

@@ -1,0 +1,386 @@
+"""Notation sheets (FMJD 10.2): submitted by the players, checked and reconciled by a task,
+approved by an arbiter as the game's official record.
+
+- `submit_sheet`: a player, for their own game only, until a version is approved.
+- `check_sheet`: the task's work (rules.notation_sheet): the first bad move, the fixes, and
+  the comparison with the entered record and with the other sheets.
+- `edit_sheet`: an arbiter's own version (a reason, logged): a correction, also after
+  approval.
+- `approve_sheet`: an arbiter makes a checked version the official record. Where no moves
+  were entered during play (or the sheet differs from them) the sheet's moves become the
+  game's moves, with the clock times a sheet gives. A result that differs from the entered
+  one needs the arbiter's choice (`result_stands`), and a result changes only through the
+  one result service (services.results.set_result, then the one ending service).
+Every approval and edit goes into the event's one audit log (events.AuditEntry).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
+from arbiter.events.models import AuditEntry, Round
+from arbiter.events.permissions import is_arbiter, player_side, require_arbiter
+from arbiter.games.models import Game, Move, NotationSheet
+from rules import Game as RulesGame
+from rules.notation_sheet import MAX_SHEET_CHARS, align
+from rules.notation_sheet import check_sheet as check_text
+
+from .locking import lock_game, save_game
+from .results import set_result
+
+log = logging.getLogger(__name__)
+
+Side = NotationSheet.Side
+SCORES = {Game.Result.WHITE_WINS, Game.Result.DRAW, Game.Result.BLACK_WINS}
+RESULT_CHOICES = ("sheet", "entered")
+
+
+def _where(game: Game) -> str:
+    return f"round {game.round.number} board {game.board}"
+
+
+def _check_text(text) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise Invalid(
+            "text: the sheet is empty; give its moves, e.g. '1. 32-28 19-23 2. 28x19 14x23'",
+            details={"field": "text"},
+        )
+    if len(text) > MAX_SHEET_CHARS:
+        raise Invalid(
+            f"text: the sheet has {len(text)} characters, more than {MAX_SHEET_CHARS}",
+            details={"field": "text"},
+        )
+    return text
+
+
+def _log(event, *, by, action: str, target: str, old=None, new=None, reason: str = ""):
+    """An entry of the event's one audit log (events.AuditEntry, as the ending service
+    writes it: games calls no service of events)."""
+    return AuditEntry.objects.create(
+        event=event,
+        user=by if getattr(by, "is_authenticated", False) else None,
+        action=action,
+        target=target[:200],
+        old=old,
+        new=new,
+        reason=reason,
+    )
+
+
+def approved_sheet(game_id: int) -> NotationSheet | None:
+    return NotationSheet.objects.filter(game_id=game_id, approved_at__isnull=False).first()
+
+
+def _new_version(game: Game, side: str, text: str, *, by, reason: str = "") -> NotationSheet:
+    last = NotationSheet.objects.filter(game=game, side=side).aggregate(v=Max("version"))["v"]
+    sheet = NotationSheet.objects.create(
+        game=game,
+        side=side,
+        version=(last or 0) + 1,
+        text=text,
+        reason=reason,
+        submitted_by=by if getattr(by, "is_authenticated", False) else None,
+        submitted_at=timezone.now(),
+    )
+    sheet_id = sheet.pk
+    transaction.on_commit(lambda: queue_check(sheet_id))
+    return sheet
+
+
+def queue_check(sheet_id: int) -> None:
+    """The checking task for a sheet, after commit. A broker that cannot be reached loses
+    nothing: the sheet stays pending and the arbiter's page checks it (check_pending)."""
+    from arbiter.games.tasks import check_notation_sheet
+
+    try:
+        check_notation_sheet.delay(sheet_id)
+    except Exception:  # noqa: BLE001 - the sheet is stored; the page checks it later
+        log.exception("could not queue the check of notation sheet %s", sheet_id)
+
+
+def submit_sheet(game_id: int, text: str, *, by) -> NotationSheet:
+    """A player's sheet of their own game (a new version each time), until one is approved.
+
+    Forbidden: not a player of this game. Conflict: the round is not published, or the
+    arbiter approved the game's record already (a correction is then the arbiter's)."""
+    text = _check_text(text)
+    with transaction.atomic():
+        game = lock_game(game_id, by=by)
+        side = player_side(by, game)
+        if side is None:
+            raise Forbidden(
+                f"{_where(game)}: you may submit the notation sheet of your own game only"
+            )
+        if game.round.status == Round.Status.DRAFT:
+            raise Conflict(f"{_where(game)}: round {game.round.number} is not published yet")
+        done = approved_sheet(game.pk)
+        if done is not None:
+            raise Conflict(
+                f"{_where(game)}: the arbiter approved the record of this game on "
+                f"{done.approved_at:%Y-%m-%d %H:%M} UTC; a correction now is the arbiter's",
+                details={"approved_sheet": done.pk},
+            )
+        return _new_version(game, side, text, by=by)
+
+
+def edit_sheet(game_id: int, text: str, *, by, reason: str) -> NotationSheet:
+    """An arbiter's own version of the record (from a sheet, corrected): logged with why."""
+    text = _check_text(text)
+    reason = str(reason or "").strip()
+    if not reason:
+        raise Invalid("reason: say why the record is edited", details={"field": "reason"})
+    with transaction.atomic():
+        game = lock_game(game_id, by=by)
+        require_arbiter(by, game.round.event)
+        sheet = _new_version(game, Side.ARBITER, text, by=by, reason=reason)
+        _log(
+            game.round.event,
+            by=by,
+            action="sheet.edited",
+            target=_where(game),
+            new={"game_id": game.pk, "sheet_id": sheet.pk, "version": sheet.version},
+            reason=reason,
+        )
+        return sheet
+
+
+# --------------------------------------------------------------------------- checking
+
+
+def record_of(game: Game) -> list[str]:
+    """The moves entered during play (tablet or arbiter), in order."""
+    return list(Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True))
+
+
+def _result_of(game: Game) -> str | None:
+    return game.result if game.result in SCORES else None
+
+
+def _latest(game: Game, exclude: int | None = None) -> dict[str, NotationSheet]:
+    """The latest checked version of each side (white, black, arbiter)."""
+    out: dict[str, NotationSheet] = {}
+    for s in NotationSheet.objects.filter(game=game).exclude(status=NotationSheet.Status.PENDING):
+        if s.pk != exclude and (s.side not in out or s.version > out[s.side].version):
+            out[s.side] = s
+    return out
+
+
+def notations(sheet: NotationSheet) -> list[str]:
+    report = sheet.report or {}
+    return [m["notation"] for m in report.get("moves", [])] + list(report.get("unplayed", []))
+
+
+def reconcile(sheet: NotationSheet, game: Game) -> dict:
+    """The sheet's comparison with the entered record and the latest other versions."""
+    out: dict = {}
+    mine = notations(sheet)
+    result = (sheet.report or {}).get("result")
+    record = record_of(game)
+    if record or _result_of(game):
+        out["record"] = align(mine, record, result_a=result, result_b=_result_of(game)).to_dict(
+            "sheet", "record"
+        )
+    for side, other in _latest(game, exclude=sheet.pk).items():
+        if side == sheet.side:
+            continue
+        out[side] = align(
+            mine, notations(other), result_a=result, result_b=other.report.get("result")
+        ).to_dict("sheet", side)
+        out[side]["version"] = other.version
+    return out
+
+
+def check_sheet(sheet_id: int) -> NotationSheet:
+    """Check a sheet with the rules engine and compare it (the task's work; idempotent)."""
+    sheet = NotationSheet.objects.select_related("game__round").filter(pk=sheet_id).first()
+    if sheet is None:
+        raise NotFound(f"notation sheet {sheet_id} does not exist")
+    game = sheet.game
+    check = check_text(sheet.text, start_fen=game.start_fen)
+    sheet.report = check.to_dict()
+    sheet.status = NotationSheet.Status.CHECKED if check.ok else NotationSheet.Status.PROBLEM
+    sheet.comparison = reconcile(sheet, game)
+    sheet.checked_at = timezone.now()
+    NotationSheet.objects.filter(pk=sheet.pk).update(
+        report=sheet.report,
+        status=sheet.status,
+        comparison=sheet.comparison,
+        checked_at=sheet.checked_at,
+    )
+    return sheet
+
+
+def check_pending(game_id: int) -> int:
+    """Check the game's sheets still pending (a lost task); how many."""
+    ids = list(
+        NotationSheet.objects.filter(
+            game_id=game_id, status=NotationSheet.Status.PENDING
+        ).values_list("pk", flat=True)
+    )
+    for sheet_id in ids:
+        check_sheet(sheet_id)
+    return len(ids)
+
+
+# --------------------------------------------------------------------------- approval
+
+
+def _clock_ms(clock: dict | None, side: str) -> int | None:
+    if not clock:
+        return None
+    return clock.get(f"{side}_ms")
+
+
+def _write_record(game: Game, moves: list[dict], *, by) -> None:
+    """Replace the game's moves by the sheet's (each checked legal by the task), keeping the
+    entered clock readings and times of the plies where both agree."""
+    entered = {m.ply: m for m in Move.objects.filter(game=game)}
+    now = timezone.now()
+    engine = RulesGame(game.start_fen)
+    rows = []
+    for m in moves:
+        engine.push(m["notation"])
+        old = entered.get(m["ply"])
+        same = old is not None and old.notation == m["notation"]
+        rows.append(
+            Move(
+                game=game,
+                ply=m["ply"],
+                notation=m["notation"],
+                fen_after=m["fen_after"],
+                white_ms=_clock_ms(m.get("clock"), "white")
+                if m.get("clock")
+                else (old.white_ms if same else None),
+                black_ms=_clock_ms(m.get("clock"), "black")
+                if m.get("clock")
+                else (old.black_ms if same else None),
+                played_at=old.played_at if same else now,
+                by=by if getattr(by, "is_authenticated", False) else None,
+            )
+        )
+    Move.objects.filter(game=game).delete()
+    Move.objects.bulk_create(rows)
+    game.fen = engine.position.fen()
+    game.ply = engine.plies
+    game.rules_state = engine.to_state()
+    save_game(game, ["fen", "ply", "rules_state"])
+
+
+def approve_sheet(
+    sheet_id: int, *, by, reason: str = "", result_stands: str | None = None
+) -> NotationSheet:
+    """Make a checked version the game's official record (arbiters; see the module).
+
+    Conflict: the sheet has a problem, is not checked yet, the game is being played, or the
+    sheet's result differs from the entered one and `result_stands` ("sheet" or "entered")
+    does not say which stands (details name both). Invalid: a re-approval without a reason.
+    """
+    sheet = NotationSheet.objects.filter(pk=sheet_id).first()
+    if sheet is None:
+        raise NotFound(f"notation sheet {sheet_id} does not exist")
+    reason = str(reason or "").strip()
+    with transaction.atomic():
+        game = lock_game(sheet.game_id, by=by)
+        require_arbiter(by, game.round.event)
+        sheet = NotationSheet.objects.select_for_update().get(pk=sheet_id)
+        where = _where(game)
+        if sheet.status == NotationSheet.Status.PENDING:
+            check_sheet(sheet.pk)
+            sheet.refresh_from_db()
+        if sheet.status != NotationSheet.Status.CHECKED:
+            problem = (sheet.report or {}).get("problem") or {}
+            raise Conflict(
+                f"{where}: {sheet.get_side_display()} v{sheet.version} cannot be the record: "
+                f"{problem.get('message', 'it is not checked')}; edit it first",
+                details={"problem": problem},
+            )
+        if game.status == Game.Status.RUNNING and not game.result:
+            raise Conflict(f"{where}: the game is being played; approve its record after it")
+        current = approved_sheet(game.pk)
+        if current is not None and current.pk == sheet.pk:
+            return sheet
+        if current is not None and not reason:
+            raise Invalid(
+                f"{where}: {current.get_side_display()} v{current.version} is the approved "
+                "record; say why another version replaces it",
+                details={"field": "reason"},
+            )
+        report = sheet.report
+        sheet_result = report.get("result")
+        entered = game.result or None
+        if result_stands not in (None, *RESULT_CHOICES):
+            raise Invalid(
+                f"result_stands must be one of {', '.join(RESULT_CHOICES)}",
+                details={"field": "result_stands"},
+            )
+        new_result = None
+        if sheet_result and entered and sheet_result != entered:
+            if result_stands is None:
+                raise Conflict(
+                    f"{where}: the sheet gives {sheet_result}, the entered result is {entered}: "
+                    "say which one stands (result_stands: sheet or entered)",
+                    details={
+                        "choice": "result_stands",
+                        "sheet_result": sheet_result,
+                        "entered_result": entered,
+                    },
+                )
+            if result_stands == "sheet":
+                new_result = sheet_result
+        elif sheet_result and not entered:
+            new_result = sheet_result
+        old_record = record_of(game)
+        new_record = [m["notation"] for m in report["moves"]]
+        old_ply = game.ply
+        if old_record != new_record or any(m.get("clock") for m in report["moves"]):
+            _write_record(game, report["moves"], by=by)
+        if current is not None:
+            NotationSheet.objects.filter(pk=current.pk).update(approved_at=None, approved_by=None)
+        sheet.approved_at = timezone.now()
+        sheet.approved_by = by
+        sheet.save(update_fields=["approved_at", "approved_by"])
+        _log(
+            game.round.event,
+            by=by,
+            action="sheet.approved",
+            target=where,
+            old={
+                "game_id": game.pk,
+                "plies": old_ply,
+                "approved_sheet": current.pk if current else None,
+                "result": entered or "",
+            },
+            new={
+                "game_id": game.pk,
+                "sheet_id": sheet.pk,
+                "side": sheet.side,
+                "version": sheet.version,
+                "plies": len(new_record),
+                "moves_replaced": old_record != new_record,
+                "result_stands": result_stands or ("sheet" if new_result else "entered"),
+            },
+            reason=reason,
+        )
+        if new_result:
+            termination = ""
+            outcome = report.get("outcome")
+            if outcome and outcome.get("score") == new_result:
+                termination = outcome["termination"]
+            set_result(
+                game,
+                new_result,
+                by=by,
+                reason=f"notation sheet approved ({sheet.get_side_display()} "
+                f"v{sheet.version}){': ' + reason if reason else ''}",
+                termination=termination,
+            )
+        return sheet
+
+
+def can_submit(user, game: Game) -> bool:
+    return player_side(user, game) is not None or is_arbiter(user, game.round.event)
