@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import sheet_views, views
+from . import pdn_views, sheet_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -9,6 +9,13 @@ urlpatterns = [
     path("games/<int:game_id>/board.svg", views.diagram, name="diagram"),
     path("games/<int:game_id>/sheet/", sheet_views.player_sheet, name="player_sheet"),
     path("games/<int:game_id>/sheets/", sheet_views.compare_sheets, name="compare_sheets"),
+    path("events/<slug:slug>/games.pdn", pdn_views.event_pdn, name="event_pdn"),
+    path("events/<slug:slug>/rounds/<int:number>/games.pdn", pdn_views.round_pdn, name="round_pdn"),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/boards/<int:board>.pdn",
+        pdn_views.game_pdn,
+        name="game_pdn",
+    ),
     path("rounds/<int:round_id>/arbiter/", views.round_board, name="round"),
     path("rounds/<int:round_id>/arbiter/state.json", views.round_state, name="round_state"),
 ]
