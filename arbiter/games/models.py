@@ -145,7 +145,10 @@ class NotationSheet(models.Model):
     comparison = models.JSONField(default=dict, blank=True)
     approved_at = models.DateTimeField(null=True, blank=True)
     approved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
 
@@ -157,10 +160,43 @@ class NotationSheet(models.Model):
             ),
             # FMJD 10.2: one official record per game.
             models.UniqueConstraint(
-                fields=["game"], condition=models.Q(approved_at__isnull=False),
+                fields=["game"],
+                condition=models.Q(approved_at__isnull=False),
                 name="one_approved_sheet",
             ),
         ]
 
     def __str__(self) -> str:
         return f"game {self.game_id} {self.side} v{self.version}"
+
+
+class PdnImport(models.Model):
+    """A PDN file of many games an arbiter uploaded for an event: read by a task (progress in
+    `done` of `total`), each game matched to its pairing; applied only when the arbiter says
+    so, conflicting games only where confirmed (services.pdn_import)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to be read"
+        READING = "reading", "Being read"
+        READ = "read", "Read: check the matches, then apply"
+        APPLIED = "applied", "Applied"
+        FAILED = "failed", "Could not be read"
+
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="pdn_imports")
+    file_name = models.CharField(max_length=200, blank=True)
+    text = models.TextField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    uploaded_at = models.DateTimeField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    total = models.PositiveIntegerField(default=0, help_text="Games in the file.")
+    done = models.PositiveIntegerField(default=0, help_text="Games read so far.")
+    report = models.JSONField(default=dict, blank=True)
+    applied_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-uploaded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.file_name or 'PDN'} for event {self.event_id}"

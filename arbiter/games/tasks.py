@@ -55,3 +55,12 @@ def check_notation_sheet(sheet_id: int) -> str:
     from arbiter.games.services import sheets
 
     return sheets.check_sheet(sheet_id).status
+
+
+@shared_task(name="arbiter.games.tasks.read_pdn_import", ignore_result=True)
+def read_pdn_import(import_id: int) -> str:
+    """Read and match the games of an uploaded PDN file (services.pdn_import.read_import),
+    saving its progress as it goes; its status after."""
+    from arbiter.games.services import pdn_import
+
+    return pdn_import.read_import(import_id).status

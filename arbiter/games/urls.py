@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import pdn_views, sheet_views, views
+from . import import_views, pdn_views, sheet_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -15,6 +15,12 @@ urlpatterns = [
         "events/<slug:slug>/rounds/<int:number>/boards/<int:board>.pdn",
         pdn_views.game_pdn,
         name="game_pdn",
+    ),
+    path("events/<slug:slug>/manage/pdn/", import_views.upload_page, name="pdn_upload"),
+    path(
+        "events/<slug:slug>/manage/pdn/<int:import_id>/",
+        import_views.import_page,
+        name="pdn_import",
     ),
     path("rounds/<int:round_id>/arbiter/", views.round_board, name="round"),
     path("rounds/<int:round_id>/arbiter/state.json", views.round_state, name="round_state"),

@@ -26,11 +26,11 @@ from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.permissions import is_arbiter, player_side, require_arbiter
 from arbiter.games.models import Game, Move, NotationSheet
-from rules import Game as RulesGame
 from rules.notation_sheet import MAX_SHEET_CHARS, align
 from rules.notation_sheet import check_sheet as check_text
 
-from .locking import lock_game, save_game
+from .locking import lock_game
+from .record import write_record
 from .results import set_result
 
 log = logging.getLogger(__name__)
@@ -230,47 +230,6 @@ def check_pending(game_id: int) -> int:
 # --------------------------------------------------------------------------- approval
 
 
-def _clock_ms(clock: dict | None, side: str) -> int | None:
-    if not clock:
-        return None
-    return clock.get(f"{side}_ms")
-
-
-def _write_record(game: Game, moves: list[dict], *, by) -> None:
-    """Replace the game's moves by the sheet's (each checked legal by the task), keeping the
-    entered clock readings and times of the plies where both agree."""
-    entered = {m.ply: m for m in Move.objects.filter(game=game)}
-    now = timezone.now()
-    engine = RulesGame(game.start_fen)
-    rows = []
-    for m in moves:
-        engine.push(m["notation"])
-        old = entered.get(m["ply"])
-        same = old is not None and old.notation == m["notation"]
-        rows.append(
-            Move(
-                game=game,
-                ply=m["ply"],
-                notation=m["notation"],
-                fen_after=m["fen_after"],
-                white_ms=_clock_ms(m.get("clock"), "white")
-                if m.get("clock")
-                else (old.white_ms if same else None),
-                black_ms=_clock_ms(m.get("clock"), "black")
-                if m.get("clock")
-                else (old.black_ms if same else None),
-                played_at=old.played_at if same else now,
-                by=by if getattr(by, "is_authenticated", False) else None,
-            )
-        )
-    Move.objects.filter(game=game).delete()
-    Move.objects.bulk_create(rows)
-    game.fen = engine.position.fen()
-    game.ply = engine.plies
-    game.rules_state = engine.to_state()
-    save_game(game, ["fen", "ply", "rules_state"])
-
-
 def approve_sheet(
     sheet_id: int, *, by, reason: str = "", result_stands: str | None = None
 ) -> NotationSheet:
@@ -338,7 +297,7 @@ def approve_sheet(
         new_record = [m["notation"] for m in report["moves"]]
         old_ply = game.ply
         if old_record != new_record or any(m.get("clock") for m in report["moves"]):
-            _write_record(game, report["moves"], by=by)
+            write_record(game, report["moves"], by=by)
         if current is not None:
             NotationSheet.objects.filter(pk=current.pk).update(approved_at=None, approved_by=None)
         sheet.approved_at = timezone.now()
