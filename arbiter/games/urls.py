@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import import_views, pdn_views, sheet_views, views
+from . import import_views, pdn_views, public_views, sheet_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -15,6 +15,11 @@ urlpatterns = [
         "events/<slug:slug>/rounds/<int:number>/boards/<int:board>.pdn",
         pdn_views.game_pdn,
         name="game_pdn",
+    ),
+    path(
+        "events/<slug:slug>/rounds/<int:number>/boards/<int:board>/",
+        public_views.game_page,
+        name="game_page",
     ),
     path("events/<slug:slug>/manage/pdn/", import_views.upload_page, name="pdn_upload"),
     path(

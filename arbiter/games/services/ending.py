@@ -132,7 +132,9 @@ def reopen_game(game: Game, *, by, reason: str, now: datetime) -> Ending:
     game.result, game.termination = Game.Result.PENDING, ""
     game.status = Game.Status.RUNNING if game.ply else Game.Status.SCHEDULED
     game.finished_at = None
-    audit = _audit_row(game, by=by, action="game.result_correction", old=old, reason=reason, now=now)
+    audit = _audit_row(
+        game, by=by, action="game.result_correction", old=old, reason=reason, now=now
+    )
     return Ending(game, list(FINISH_FIELDS), None, audit)
 
 

@@ -52,7 +52,9 @@ ARM_HORIZON = timedelta(minutes=2)
 ARM_EVERY = timedelta(seconds=30)
 
 
-def apply_flag(game: Game, side: clockmath.Side, now: datetime) -> tuple[list[str], dict, Ending | None]:
+def apply_flag(
+    game: Game, side: clockmath.Side, now: datetime
+) -> tuple[list[str], dict, Ending | None]:
     """Record `side`'s flag on the locked `game` in memory (its clock ran out at or before
     `now`): returns the game fields to save, the clock's FLAG line (a row for
     sqlrows.insert_rows) and, under the "automatic" policy, the game's ending; all unsaved."""
@@ -63,7 +65,11 @@ def apply_flag(game: Game, side: clockmath.Side, now: datetime) -> tuple[list[st
     game.flag_at = fell_at
     game.updated_at = now
     fields = ["flag_side", "flag_at", "updated_at"]
-    if game.round.event.flag_policy == Event.FlagPolicy.CLAIM and state.running and not state.paused:
+    if (
+        game.round.event.flag_policy == Event.FlagPolicy.CLAIM
+        and state.running
+        and not state.paused
+    ):
         # The clock stops at the flag, showing 0 for the flagged side, until the flag is
         # claimed (a later issue) or an arbiter gives time back and resumes.
         clock.apply(clockmath.pause(state, fell_at))
@@ -223,7 +229,9 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
             if ending is not None:
                 endings.append(ending)
         if games:
-            sqlrows.update_rows(Clock, [g.clock for g in games], [*Clock.STATE_FIELDS, "updated_at"])
+            sqlrows.update_rows(
+                Clock, [g.clock for g in games], [*Clock.STATE_FIELDS, "updated_at"]
+            )
             sqlrows.update_rows(Game, games, sorted(fields))
             insert_ending_rows(endings, clock_logs=lines)
             close_rounds(endings)

@@ -1,0 +1,59 @@
+"""The public game page in a real (headless) Chromium at 390 px: nothing wider than the
+screen, and the diagram steps through the moves with the buttons, the arrow keys and a tap
+on a move."""
+
+from __future__ import annotations
+
+import pytest
+
+from arbiter.events.models import Round
+from arbiter.games.services import set_result
+from arbiter.runtime.localservices import free_port
+from tests.rules.test_notation_sheet import played_game
+
+from ..games.factories import make_event, make_game, make_player, make_user
+from ..games.pdn_builders import played
+from .cdp import Browser, find_chromium
+
+CHROMIUM = find_chromium()
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt install chromium)"),
+]
+
+
+@pytest.fixture
+def phone():
+    b = Browser(CHROMIUM, free_port(), width=390, height=844)
+    yield b
+    b.close()
+
+
+def test_public_game_page_at_390_px_steps_through_the_moves(phone, live_server, transactional_db):
+    arbiter = make_user()
+    event = make_event(arbiter=arbiter)
+    game = make_game(
+        event, board=1, white=make_player(surname="Boomstra"), black=make_player(surname="Jansen")
+    )
+    Round.objects.filter(pk=game.round_id).update(status=Round.Status.PUBLISHED)
+    played(game, played_game(30), [(600_000 - 1000 * i, 600_000 - 900 * i) for i in range(30)])
+    set_result(game, "2-0", by=arbiter, termination="resigned")
+    phone.open(f"{live_server.url}/events/{event.slug}/rounds/1/boards/1/")
+    phone.wait_for("document.querySelector('#viewer-diagram svg') !== null")
+    assert phone.js("document.documentElement.scrollWidth") <= 390
+    current = "document.querySelector('[aria-current=step]')?.dataset.ply || '0'"
+    assert phone.js(current) == "30"
+    phone.js("document.querySelector('[data-step=first]').click()")
+    assert phone.js(current) == "0"
+    assert phone.js("document.querySelectorAll('#viewer-diagram circle').length") == 40
+    phone.js("document.querySelector('[data-step=next]').click()")
+    assert phone.js(current) == "1"
+    phone.js(
+        "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true}))"
+    )
+    assert phone.js(current) == "2"
+    phone.js("document.querySelector('[data-ply=\"17\"]').click()")
+    assert phone.js(current) == "17"
+    assert "ply 17 of 30" in phone.js("document.getElementById('viewer-now').textContent")
+    phone.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'End', bubbles: true}))")
+    assert phone.js(current) == "30"
