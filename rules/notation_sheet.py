@@ -261,6 +261,16 @@ def _fix(pos: Position, ply: int, written: str, text: str, chosen, rest: list[st
     )
 
 
+def _outcome(g):
+    """The result the rules give after the sheet's last move. Without a king on the board no
+    draw rule of art. 6 can apply (each needs a king), so only art. 7.2 is looked at and the
+    record is not replayed a second time."""
+    last = g.positions[-1]
+    if last.kings:
+        return g.to_game().outcome()
+    return Game(last.fen()).outcome()
+
+
 def check_sheet(text: str | bytes, *, start_fen: str | None = None) -> SheetCheck:
     """Read and check one sheet (see the module). Never raises for bad content."""
     start = Position.from_fen(start_fen) if start_fen else Position.start()
@@ -321,11 +331,12 @@ def check_sheet(text: str | bytes, *, start_fen: str | None = None) -> SheetChec
         check.moves.append(
             SheetMove(i + 1, mv.raw, mv.notation, positions[i + 1].fen(), clock, comments)
         )
-        fix = _fix(
-            positions[i], i + 1, mv.raw, mv.text, mv.move, [m.text for m in g.moves[i + 1 :]]
-        )
-        if fix is not None:
-            check.fixes.append(fix)
+        if mv.text != mv.notation:  # read otherwise than written: a fix, or just a form
+            fix = _fix(
+                positions[i], i + 1, mv.raw, mv.text, mv.move, [m.text for m in g.moves[i + 1 :]]
+            )
+            if fix is not None:
+                check.fixes.append(fix)
     if g.error is not None and g.error.ply is not None:
         err = g.error
         mv = g.moves[err.ply - 1]
@@ -355,7 +366,7 @@ def check_sheet(text: str | bytes, *, start_fen: str | None = None) -> SheetChec
             "unreadable", g.error.reason, line=g.error.line, column=g.error.column
         )
     else:
-        outcome = g.to_game().outcome()
+        outcome = _outcome(g)
         if outcome is not None:
             check.outcome = outcome.to_dict()
             if check.result and outcome.score.value != check.result:

@@ -218,7 +218,10 @@ def _record_moves(entry: dict) -> list[dict]:
     ]
 
 
-def _entered(game: Game) -> tuple[list[str], str]:
+def _entered(game: Game, with_moves: set[int]) -> tuple[list[str], str]:
+    """What is entered for the game (a query only for the games that have moves)."""
+    if game.pk not in with_moves:
+        return [], game.result
     return (
         list(Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True)),
         game.result,
@@ -234,6 +237,11 @@ def read_import(job_id: int) -> PdnImport:
         return job
     PdnImport.objects.filter(pk=job.pk).update(status=PdnImport.Status.READING, done=0)
     pairings = _Pairings(job.event)
+    with_moves = set(
+        Move.objects.filter(game__round__event=job.event)
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
     matched: list[dict] = []
     unmatched: list[dict] = []
     conflicts: list[dict] = []
@@ -308,7 +316,7 @@ def read_import(job_id: int) -> PdnImport:
                 )
                 continue
             claimed[game.pk] = index
-            old_moves, old_result = _entered(game)
+            old_moves, old_result = _entered(game, with_moves)
             if not old_moves and not old_result:
                 entry["action"] = "new"
             elif old_moves == new_moves and old_result in ("", result):
