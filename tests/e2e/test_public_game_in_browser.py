@@ -25,6 +25,14 @@ pytestmark = [
 @pytest.fixture
 def phone():
     b = Browser(CHROMIUM, free_port(), width=390, height=844)
+    # A phone's screen, whatever the smallest window the headless browser allows.
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        width=390,
+        height=844,
+        deviceScaleFactor=2,
+        mobile=True,
+    )
     yield b
     b.close()
 
@@ -57,3 +65,37 @@ def test_public_game_page_at_390_px_steps_through_the_moves(phone, live_server, 
     assert "ply 17 of 30" in phone.js("document.getElementById('viewer-now').textContent")
     phone.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'End', bubbles: true}))")
     assert phone.js(current) == "30"
+
+
+def test_import_progress_bar_moves_in_the_browser(phone, live_server, client, transactional_db):
+    from arbiter.games.models import PdnImport
+    from arbiter.games.services import pdn_import
+
+    arbiter = make_user("importer")
+    event = make_event(arbiter=arbiter)
+    job = pdn_import.upload(event.pk, b'[White "A"]\n[Black "B"]\n\n1. 32-28 *\n', by=arbiter)
+    PdnImport.objects.filter(pk=job.pk).update(status="reading", done=40, total=100)
+    client.force_login(arbiter)
+    phone.call(
+        "Network.setCookie",
+        name="sessionid",
+        value=client.cookies["sessionid"].value,
+        url=live_server.url,
+    )
+    phone.open(f"{live_server.url}/events/{event.slug}/manage/pdn/{job.pk}/")
+    phone.wait_for("document.getElementById('import-progress') !== null")
+    PdnImport.objects.filter(pk=job.pk).update(done=75)
+    phone.wait_for("document.getElementById('import-progress').value === 75")
+    assert "75 of 100 games read (75%)" in phone.js(
+        "document.getElementById('import-count').textContent"
+    )
+    wide = phone.js(
+        "Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect()"
+        ".right > 391).map(e => e.tagName + '.' + e.className + '#' + e.id + ':' + "
+        "Math.round(e.getBoundingClientRect().right) + ':' + getComputedStyle(e).flexWrap)"
+        ".slice(0, 8).join(' ') + ' inner ' + window.innerWidth"
+    )
+    assert phone.js("document.documentElement.scrollWidth") <= 390, wide
+    PdnImport.objects.filter(pk=job.pk).update(status="pending", done=0)
+    pdn_import.read_import(job.pk)  # the task's work: the page sees it done and reloads
+    phone.wait_for("document.body.textContent.includes('games: 0 new')", timeout=20)

@@ -137,3 +137,21 @@ def test_a_forfeit_is_written_with_its_termination(world):
     _, text = pdn_export.game_pdn(game.pk, by=None)
     (g,) = read_games(text)
     assert g.tags["Result"] == "2-0" and g.tags["Termination"] == "forfeit" and not g.moves
+
+
+def test_fmjd_5_4_a_maintained_position_is_written_as_a_pdn_3_setup(client, world):
+    from rules import Position
+    from tests.rules.test_setups import MAINTAINED, maintained_game
+
+    game = make_game(world.event, white=make_player(), black=make_player(), board=7)
+    engine = maintained_game()
+    game.rules_state, game.fen, game.ply = engine.to_state(), engine.position.fen(), engine.plies
+    game.save()
+    _, text = pdn_export.game_pdn(game.pk, by=None)
+    assert '/FEN "' in text and "FMJD 5.4: White did not capture" in text
+    (back,) = read_games(text)
+    assert back.error is None
+    assert [p.fen() for p in back.positions] == [p.fen() for p in engine.history]
+    assert back.positions[3].fen() == Position.from_fen(MAINTAINED).fen()
+    page = client.get(f"/events/{world.event.slug}/rounds/1/boards/7/").content.decode()
+    assert "position set (FMJD 5.4)" in page and "White did not capture" in page
