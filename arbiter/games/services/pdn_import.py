@@ -77,14 +77,19 @@ class _Pairings:
         games = Game.objects.filter(round__event=event, black__isnull=False).select_related(
             "round", "white", "black"
         )
-        self.index: dict[str, list[tuple[Game, _Person, _Person]]] = defaultdict(list)
+        # keyed by (round number, word) and by (None, word): a file that names the round
+        # looks at that round's games only (a player's name is in every round)
+        self.index: dict[tuple, list[tuple[Game, _Person, _Person]]] = defaultdict(list)
+        people: dict[int, _Person] = {}
         for g in games:
-            entry = (g, _Person(g.white), _Person(g.black))
-            for person in entry[1:]:
-                for word in person.surname:
-                    self.index[word].append(entry)
-                if person.fmjd:
-                    self.index["#" + person.fmjd].append(entry)
+            white = people.setdefault(g.white_id, _Person(g.white))
+            black = people.setdefault(g.black_id, _Person(g.black))
+            entry = (g, white, black)
+            for person in (white, black):
+                keys = [*person.surname] + (["#" + person.fmjd] if person.fmjd else [])
+                for key in keys:
+                    self.index[(None, key)].append(entry)
+                    self.index[(g.round.number, key)].append(entry)
 
     def find(self, tags: dict[str, str]) -> tuple[list[Game], list[Game]]:
         """(games with these players in these colours, games with the colours reversed)."""
@@ -96,7 +101,7 @@ class _Pairings:
         keys = [*white, *black] + [f"#{i}" for i in (wid, bid) if i]
         seen: dict[int, tuple[Game, _Person, _Person]] = {}
         for key in keys:
-            for entry in self.index.get(key, ()):
+            for entry in self.index.get((number, key), ()):
                 seen[entry[0].pk] = entry
         same, reversed_ = [], []
         for g, w, b in seen.values():
@@ -138,7 +143,7 @@ def upload(event_id: int, data: bytes | str, *, file_name: str = "", by) -> PdnI
             text=text,
             uploaded_by=by if getattr(by, "is_authenticated", False) else None,
             uploaded_at=timezone.now(),
-            total=len(_slices_of(text, count_only=True)),
+            total=len(_starts(text)),
         )
         job_id = job.pk
         transaction.on_commit(lambda: queue_read(job_id))
@@ -156,18 +161,20 @@ def queue_read(job_id: int) -> None:
         logging.getLogger(__name__).exception("could not queue the PDN import %s", job_id)
 
 
-def _slices_of(text: str, *, count_only: bool = False):
-    """The file cut before each game's tags: (first line, text) of each piece."""
-    starts = [0] + [m.end() for m in _GAME_START.finditer(text)]
-    if count_only:
-        return starts
-    out = []
+def _starts(text: str) -> list[int]:
+    """Where each game's tags begin (after a blank line)."""
+    return [0] + [m.end() for m in _GAME_START.finditer(text)]
+
+
+def _slices_of(text: str):
+    """The file cut before each game's tags: (first line, text) of each piece, one at a
+    time (a large file is not copied whole)."""
+    starts = _starts(text)
     line = 1
     for i, s in enumerate(starts):
         e = starts[i + 1] if i + 1 < len(starts) else len(text)
-        out.append((line, text[s:e]))
+        yield line, text[s:e]
         line += text.count("\n", s, e)
-    return out
 
 
 def _error_entry(g, line_offset: int, index: int) -> dict:
