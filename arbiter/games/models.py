@@ -153,7 +153,8 @@ class NotationSheet(models.Model):
     )
 
     class Meta:
-        ordering = ["game", "side", "version"]
+        # by the column: ordering by the relation would join the game's own ordering
+        ordering = ["game_id", "side", "version"]
         constraints = [
             models.UniqueConstraint(
                 fields=["game", "side", "version"], name="unique_sheet_version"

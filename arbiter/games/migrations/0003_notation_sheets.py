@@ -84,7 +84,7 @@ class Migration(migrations.Migration):
                 ),
             ],
             options={
-                "ordering": ["game", "side", "version"],
+                "ordering": ["game_id", "side", "version"],
                 "constraints": [
                     models.UniqueConstraint(
                         fields=("game", "side", "version"), name="unique_sheet_version"
