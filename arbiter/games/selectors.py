@@ -107,6 +107,9 @@ def game_state(
         "legal_moves": legal,
         "clock": clock_state(game, now),
         "draw_state": record.draw_state(),
+        # FMJD 6.1-6.4, each: where its counter stands, whether it applies (rules.claims)
+        "draw_rules": [rule.to_dict() for rule in record.draw_rules()],
+        "acts_pending": game.acts_pending,
     }
     if with_moves:
         state["moves"] = move_list(game.pk)
@@ -173,3 +176,35 @@ def game_for_result(game_id: int, user) -> Game:
         raise NotFound(f"game {game_id} not found")
     get_round(game.round_id, user)
     return game
+
+
+def game_acts(game: Game) -> dict:
+    """The record of every act on the game (offers, claims, resignations, irregularities and
+    the choices after them, rulings, results), oldest first, with who, when, what and why,
+    and what is still pending."""
+    from arbiter.events.models import AuditEntry
+    from arbiter.games.models import Claim, DrawOffer, Irregularity
+    from arbiter.games.services.claims import claim_dict
+    from arbiter.games.services.irregularities import irregularity_dict
+    from arbiter.games.services.offers import offer_dict
+
+    entries = AuditEntry.objects.filter(
+        event_id=game.round.event_id, target=f"round {game.round.number} board {game.board}"
+    ).select_related("user")
+    return {
+        "game": game.pk,
+        "record": [
+            {
+                "at": e.at.isoformat(),
+                "action": e.action,
+                "by": e.user.username if e.user else None,
+                "what": e.new,
+                "before": e.old,
+                "why": e.reason,
+            }
+            for e in entries.order_by("at", "pk")
+        ],
+        "offers": [offer_dict(o) for o in DrawOffer.objects.filter(game=game)],
+        "claims": [claim_dict(c) for c in Claim.objects.filter(game=game)],
+        "irregularities": [irregularity_dict(i) for i in Irregularity.objects.filter(game=game)],
+    }

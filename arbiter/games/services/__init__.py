@@ -25,7 +25,7 @@ from .flags import (
     flag_deadline,
 )
 from .moves import submit_move
-from .reads import read_clock_log, read_game
+from .reads import read_acts, read_clock_log, read_game
 from .results import forfeit, set_result
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "forfeit",
     "game_clock_action",
     "pause_clocks",
+    "read_acts",
     "read_clock_log",
     "read_game",
     "refresh_round_status",

@@ -14,6 +14,7 @@ from clocks import clock as clockmath
 from clocks.timecontrol import TimeControl, TimeControlError
 from rules import AmbiguousMove, IllegalMove, Position
 
+from . import pending
 from .ending import automatic_reason, close_rounds, end_game, insert_ending_rows, result_of
 from .flags import flag_if_due, on_commit_arm
 from .locking import lock_game, save_clock, save_game, server_now
@@ -72,6 +73,12 @@ def _same_move(game: Game, prior: Move, move: str) -> bool:
         return position.move_text(position.parse_move(move)) == prior.notation
     except (AmbiguousMove, IllegalMove):
         return False
+
+
+def _waits_for_claim(game: Game, record, now) -> bool:
+    state = next(s for s in record.draw_rules() if s.applies)
+    limit = 2 * state.limit if state.plies is not None else None
+    return pending.draw_waits_for_claim(game, state.article, state.plies or 0, limit, now)
 
 
 class _Refused:
@@ -169,6 +176,10 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
     turn = rules_game.position.turn.name.lower()
     if not arbiter and side != turn:
         raise Forbidden(f"it is {turn}'s turn: the {side} player may not move now")
+    if game.acts_pending:  # an offer, a claim or an irregularity waits (services/pending.py)
+        refusal = pending.before_move(game, turn, now)
+        if refusal is not None:
+            return _Refused(refusal)
     if game.flag_side:
         raise Conflict(
             f"{game.flag_side}'s flag fell at {game.flag_at.isoformat()}: no move until the "
@@ -237,6 +248,8 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         game.started_at = game.started_at or now
         fields += ["status", "started_at"]
     outcome = rules_game.outcome()
+    if outcome is not None and outcome.winner is None and _waits_for_claim(game, rules_game, now):
+        outcome = None  # the event has this draw rule wait for a claim or a ruling
     endings = []
     if outcome is not None:
         # FMJD 7.2.2 / 7.2.3 (blocked, no pieces) and 6.1-6.4 (draws the arbiter must declare:

@@ -36,6 +36,14 @@ def read_clock_log(game_id: int, *, by) -> dict:
     return {"game": game.pk, "entries": selectors.clock_log(game)}
 
 
+def read_acts(game_id: int, *, by) -> dict:
+    """The record of every act on a game (offers, claims, resignations, irregularities and
+    choices, rulings), oldest first, and what is pending; arbiters of the event only."""
+    game = _game(game_id)
+    require_arbiter(by, game.round.event)
+    return selectors.game_acts(game)
+
+
 def _game(game_id: int) -> Game:
     try:
         return selectors.game_for_read(game_id)
