@@ -15,6 +15,7 @@ from arbiter.errors import Forbidden
 from arbiter.events.models import AuditEntry
 from arbiter.events.permissions import is_arbiter, player_side
 from arbiter.games.models import Claim, DrawOffer, EndingRules, Game, Irregularity
+from arbiter.infra import sqlrows
 
 from .locking import save_game
 
@@ -30,19 +31,25 @@ def target(game: Game) -> str:
     return f"round {game.round.number} board {game.board}"
 
 
-def log_act(
-    game: Game, *, by, action: str, now: datetime, reason: str = "", **data: Any
-) -> AuditEntry:
-    """One entry of the game's record: `action` (e.g. "game.draw_offer") by `by` (None: the
-    system) at `now`, with `data` and the game's id under `new`, and why."""
-    return AuditEntry.objects.create(
-        event_id=game.round.event_id,
-        user=by if getattr(by, "is_authenticated", False) else None,
-        at=now,
-        action=action,
-        target=target(game),
-        new={"game_id": game.pk, "ply": game.ply, **data},
-        reason=reason,
+def act_row(game: Game, *, by, action: str, now: datetime, reason: str = "", **data: Any) -> dict:
+    """One entry of the game's record as a row: `action` (e.g. "game.draw_offer") by `by`
+    (None: the system) at `now`, with `data` and the game's id under `new`, and why."""
+    return {
+        "event_id": game.round.event_id,
+        "user_id": by.pk if getattr(by, "is_authenticated", False) else None,
+        "at": now,
+        "action": action,
+        "target": target(game),
+        "old": None,
+        "new": {"game_id": game.pk, "ply": game.ply, **data},
+        "reason": reason,
+    }
+
+
+def log_act(game: Game, *, by, action: str, now: datetime, reason: str = "", **data: Any) -> None:
+    """Write one entry of the game's record (see act_row); joins a sqlrows.together() block."""
+    sqlrows.insert_row(
+        AuditEntry, act_row(game, by=by, action=action, now=now, reason=reason, **data)
     )
 
 
@@ -71,13 +78,24 @@ def raise_invalid_side(side) -> None:
     )
 
 
+_PENDING_SQL = (
+    f"SELECT EXISTS (SELECT 1 FROM {DrawOffer._meta.db_table} WHERE game_id = %s AND status = %s)"
+    f", EXISTS (SELECT 1 FROM {Claim._meta.db_table} WHERE game_id = %s AND status = %s)"
+    f", EXISTS (SELECT 1 FROM {Irregularity._meta.db_table} WHERE game_id = %s AND status = %s)"
+)
+
+
+def pending_kinds(game: Game) -> tuple[bool, bool, bool]:
+    """(an offer, a claim, an irregularity) pending on the game: one statement."""
+    with sqlrows.cursor() as cursor:
+        cursor.execute(_PENDING_SQL, [game.pk, "pending"] * 3)
+        return tuple(bool(x) for x in cursor.fetchone())
+
+
 def refresh_pending(game: Game) -> None:
-    """Set the game's `acts_pending` mark from what still waits, and save it if it changed."""
-    pending = (
-        DrawOffer.objects.filter(game=game, status=DrawOffer.Status.PENDING).exists()
-        or Claim.objects.filter(game=game, status=Claim.Status.PENDING).exists()
-        or Irregularity.objects.filter(game=game, status=Irregularity.Status.PENDING).exists()
-    )
+    """Set the game's `acts_pending` mark from what still waits (nothing waits on a finished
+    game: no move can meet it), and save it if it changed."""
+    pending = game.status != Game.Status.FINISHED and any(pending_kinds(game))
     if pending != game.acts_pending:
         game.acts_pending = pending
         save_game(game, ["acts_pending"])
@@ -92,9 +110,12 @@ def mark_pending(game: Game) -> None:
 def lapse_pending(game: Game, now: datetime) -> None:
     """A game that ended: offers and irregularities still open lapse (claims are decided by
     their task, which finds the game over and says so)."""
-    DrawOffer.objects.filter(game=game, status=DrawOffer.Status.PENDING).update(
-        status=DrawOffer.Status.LAPSED, decided_at=now
-    )
-    Irregularity.objects.filter(game=game, status=Irregularity.Status.PENDING).update(
-        status=Irregularity.Status.LAPSED, decided_at=now
-    )
+    offers, _, irregularities = pending_kinds(game)
+    if offers:
+        DrawOffer.objects.filter(game=game, status=DrawOffer.Status.PENDING).update(
+            status=DrawOffer.Status.LAPSED, decided_at=now
+        )
+    if irregularities:
+        Irregularity.objects.filter(game=game, status=Irregularity.Status.PENDING).update(
+            status=Irregularity.Status.LAPSED, decided_at=now
+        )

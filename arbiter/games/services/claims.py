@@ -20,15 +20,16 @@ from django.utils import timezone
 from arbiter.errors import Forbidden, Invalid, NotFound
 from arbiter.games import selectors
 from arbiter.games.models import Claim, Game
+from arbiter.infra import sqlrows
 from clocks import clock as clockmath
 from clocks.models import ClockLog
 from rules.claims import TERMINATION_OF_ARTICLE
 from rules.outcome import Score, Termination
 
 from . import acts
-from .ending import end_game, result_of, write_ending
+from .ending import close_rounds, end_game, insert_ending_rows, result_of
 from .flags import flag_if_due
-from .locking import lock_game, save_clock, server_now
+from .locking import lock_game, save_clock, save_game, server_now
 
 log = logging.getLogger(__name__)
 
@@ -232,9 +233,10 @@ def sweep_claims(now: datetime | None = None) -> int:
 
 
 def _decide_locked(game: Game, claim: Claim, now: datetime) -> None:
+    """Decide `claim` on the locked `game` and write it: the claim, the ending when granted
+    (through the ending service), the record's entry; few statements (benchmarks/claims.py)."""
     if game.status != Game.Status.FINISHED:
         flag_if_due(game, now)  # the clock is the authority, here as on every write
-    rules = acts.ending_rules(game.round.event_id)
     ending = None
     if game.status == Game.Status.FINISHED:
         code, params = "game_over", {"result": game.result, "termination": game.termination}
@@ -248,9 +250,7 @@ def _decide_locked(game: Game, claim: Claim, now: datetime) -> None:
                 Termination.FLAG,
                 now=now,
                 by=claim.by,
-                reason=f"claim of {claim.flag_side}'s flag granted: "
-                + claim_words("flag", code, params),
-                action="game.result",
+                reason=f"claim of {claim.flag_side}'s flag " + claim_words("flag", code, params),
             )
     else:
         check = selectors.rules_game(game).check_claim(claim.article)
@@ -265,29 +265,42 @@ def _decide_locked(game: Game, claim: Claim, now: datetime) -> None:
                 reason=f"claim under FMJD {claim.article} "
                 + claim_words(claim.article, code, params),
             )
-    granted = ending is not None
     words = claim_words(claim.article, code, params)
-    claim.status = Claim.Status.GRANTED if granted else Claim.Status.REFUSED
+    claim.status = Claim.Status.GRANTED if ending is not None else Claim.Status.REFUSED
     claim.code = code
     claim.explanation = {"code": f"claim.{code}", "params": params, "message": words}
     claim.decided_at = now
-    claim.save(update_fields=["status", "code", "explanation", "decided_at"])
-    if granted:
-        write_ending(ending)
-        acts.lapse_pending(game, now)
-    elif code != "game_over" and claim.side and rules.false_claim_penalty_ms:
-        _penalise(game, claim, rules.false_claim_penalty_ms, now)
-    acts.log_act(
-        game,
-        by=None,
-        action="game.claim_decision",
-        now=now,
-        reason=words,
-        claim_id=claim.pk,
-        article=claim.article,
-        status=claim.status,
-        code=code,
-    )
+    # What else waits (offers, irregularities lapse with a granted claim): read before the
+    # writes, and only when the game's mark says something does.
+    others = acts.pending_kinds(game) if ending is not None and game.acts_pending else ()
+    with sqlrows.together():
+        if ending is not None:
+            game.acts_pending = False  # a finished game: no move can meet what is pending
+            if ending.clock_log is not None:
+                save_clock(game.clock)
+            save_game(game, [*ending.fields, "acts_pending"])
+        sqlrows.update_rows(Claim, [claim], ["status", "code", "explanation", "decided_at"])
+        if ending is not None:
+            insert_ending_rows([ending])
+        acts.log_act(
+            game,
+            by=None,
+            action="game.claim_decision",
+            now=now,
+            reason=words,
+            claim_id=claim.pk,
+            article=claim.article,
+            status=claim.status,
+            code=code,
+        )
+    if ending is not None:
+        close_rounds([ending])
+        if others and (others[0] or others[2]):
+            acts.lapse_pending(game, now)
+    elif code != "game_over" and claim.side:
+        penalty = acts.ending_rules(game.round.event_id).false_claim_penalty_ms
+        if penalty:
+            _penalise(game, claim, penalty, now)
 
 
 def _check_flag(game: Game, claim: Claim, now: datetime) -> tuple[str, dict]:
