@@ -8,6 +8,7 @@ from typing import Literal
 
 from ninja import Field, Router, Schema
 from ninja.decorators import decorate_view
+from ninja.responses import Status
 from ninja.security import SessionAuth
 
 from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
@@ -251,7 +252,7 @@ def get_acts(request, game_id: int):
 @decorate_view(db_gate)
 def post_offer(request, game_id: int, payload: SideIn):
     """Offer a draw after one's move (FMJD 7.3.1; the event's procedure applies)."""
-    return 201, offers.offer_draw(game_id, by=request.user, side=payload.side)
+    return Status(201, offers.offer_draw(game_id, by=request.user, side=payload.side))
 
 
 @router.post("/games/{int:game_id}/offers/accept", auth=API_AUTH)
@@ -287,13 +288,16 @@ def post_claim(request, game_id: int, payload: ClaimIn):
     """Claim a draw (FMJD 6.1-6.4) or the opponent's flag. 202: stored, decided by a task;
     GET /games/{id}/claims/{claim_id} gives the decision. A repeated request_id answers with
     the claim it made."""
-    return 202, claims.make_claim(
-        game_id,
-        article=payload.article,
-        request_id=payload.request_id,
-        by=request.user,
-        side=payload.side,
-        flag_side=payload.flag_side,
+    return Status(
+        202,
+        claims.make_claim(
+            game_id,
+            article=payload.article,
+            request_id=payload.request_id,
+            by=request.user,
+            side=payload.side,
+            flag_side=payload.flag_side,
+        ),
     )
 
 
@@ -309,7 +313,9 @@ def get_claim(request, game_id: int, claim_id: int):
 def post_irregularity(request, game_id: int, payload: IrregularityIn):
     """The arbiter records an irregularity of FMJD 5.4 (with the board's position as a FEN
     when it differs from the record's); the opponent then chooses."""
-    return 201, irregularities.record_irregularity(game_id, **payload.dict(), by=request.user)
+    return Status(
+        201, irregularities.record_irregularity(game_id, **payload.dict(), by=request.user)
+    )
 
 
 @router.post("/games/{int:game_id}/irregularities/{int:irregularity_id}/choice", auth=API_AUTH)
