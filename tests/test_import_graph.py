@@ -61,3 +61,8 @@ def test_the_import_reader_sees_imports(package):
         name.startswith("arbiter.events.models") for names in imports_of(package).values()
         for name in names
     )
+
+
+def test_clocks_import_nothing_of_the_arbiter():
+    # rules <- clocks <- arbiter (docs/design.md); tests/test_foundation.py checks rules.
+    assert offenders("clocks", "arbiter") == []

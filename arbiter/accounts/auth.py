@@ -50,3 +50,6 @@ class OptionalAuth:
 
 #: Endpoints that change anything take a token or a logged-in session (CSRF-checked).
 API_AUTH = [TokenAuth(), SessionAuth()]
+
+#: Reads: anyone; a token or a session, where given, identifies the user (drafts for arbiters).
+READ_AUTH = [TokenAuth(), SessionAuth(), OptionalAuth()]

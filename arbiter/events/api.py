@@ -14,7 +14,7 @@ from ninja import Router
 from ninja.decorators import decorate_view
 from ninja.responses import Status
 
-from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
+from arbiter.accounts.auth import API_AUTH, READ_AUTH
 from arbiter.errors import NotFound
 from arbiter.events import exports, selectors, services
 from arbiter.events.models import Entry, Event, Player
@@ -41,9 +41,6 @@ from arbiter.events.tiebreaks import TIEBREAKS
 from arbiter.infra.gate import db_gate
 
 router = Router(tags=["events"])
-
-#: Reads: anyone; a token or session, where given, identifies the user (drafts for arbiters).
-READ_AUTH = [TokenAuth(), OptionalAuth()]
 
 
 def _user(request):

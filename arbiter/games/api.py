@@ -1,24 +1,23 @@
-"""API endpoints for games: state, moves, clock actions (GAMES_API.md). Thin: services and
-selectors hold the logic; domain errors become HTTP statuses in arbiter/api.py."""
+"""API endpoints for games: state, moves, clock actions, arrival, results (docs/api.md).
+Thin: services and selectors hold the logic; domain errors become HTTP statuses in
+arbiter/api.py."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Literal
 
+from django.utils import timezone
 from ninja import Field, Router, Schema
 from ninja.decorators import decorate_view
 from ninja.responses import Status
-from ninja.security import SessionAuth
 
-from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
+from arbiter.accounts.auth import API_AUTH, READ_AUTH
 from arbiter.games import selectors, services
 from arbiter.games.services import arrival, claims, irregularities, offers
 from arbiter.infra.gate import db_gate
 
 router = Router(tags=["games"])
-
-READ_AUTH = [TokenAuth(), SessionAuth(), OptionalAuth()]
 
 
 class MoveIn(Schema):
@@ -45,7 +44,9 @@ class RoundClockIn(Schema):
 @decorate_view(db_gate)
 def get_game(request, game_id: int):
     """The game's state at the server's time (a flag that fell is recorded on the way)."""
-    return services.read_game(game_id, by=request.user)
+    now = timezone.now()
+    game = services.flag_if_overdue(selectors.readable_game(game_id, by=request.user), now)
+    return selectors.game_state(game, now)
 
 
 @router.post("/games/{int:game_id}/moves", auth=API_AUTH, response={201: dict})
@@ -76,7 +77,7 @@ def post_game_clock(request, game_id: int, payload: GameClockIn):
 def get_clock_log(request, game_id: int):
     """The clock's log, oldest first (arbiters only): each start, pause, resume, adjustment,
     setting of the times and flag, when, by whom, why, and both times just after it."""
-    return services.read_clock_log(game_id, by=request.user)
+    return selectors.read_clock_log(game_id, by=request.user)
 
 
 @router.post("/rounds/{int:round_id}/clock", auth=API_AUTH)
@@ -107,7 +108,7 @@ class ArrivalOut(Schema):
 
 
 def _answer(game, side: str | None) -> dict:
-    state = arrival.arrival_state(game)
+    state = selectors.arrival_state(game)
     return {
         "game": game.pk,
         "side": side,
@@ -120,7 +121,7 @@ def _answer(game, side: str | None) -> dict:
 @router.get("/games/{game_id}/arrival", response=ArrivalOut, auth=READ_AUTH)
 def get_arrival(request, game_id: int):
     """Who has arrived, the round's start and the arrival limit (FMJD 10.5)."""
-    return _answer(arrival.game_for_arrival(game_id, by=request.user), None)
+    return _answer(selectors.readable_game(game_id, by=request.user), None)
 
 
 @router.post("/games/{game_id}/arrival", response=ArrivalOut, auth=API_AUTH)
@@ -245,7 +246,7 @@ class AccidentIn(Schema):
 @decorate_view(db_gate)
 def get_acts(request, game_id: int):
     """Every act on the game with who, when, what and why (arbiters), and what is pending."""
-    return services.read_acts(game_id, by=request.user)
+    return selectors.read_acts(game_id, by=request.user)
 
 
 @router.post("/games/{int:game_id}/offers", auth=API_AUTH, response={201: dict})

@@ -5,9 +5,8 @@ from django.db import models
 
 from arbiter.events.models import Event, Player, Round
 from clocks.models import Clock
+from rules import START_FEN
 from rules.outcome import Termination
-
-START_FEN = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
 
 
 class Game(models.Model):

@@ -11,8 +11,8 @@ from arbiter.errors import NotFound
 from arbiter.events.models import Event, Round
 from clocks.timecontrol import TimeControl, TimeControlError
 
+from . import selectors
 from .models import Game, Move
-from .services import arrival
 
 
 def game_for_page(game_id: int) -> Game:
@@ -76,9 +76,9 @@ def round_state(round_: Round, now: datetime | None = None) -> dict:
         .order_by("board")
     )
     moves = last_moves(games)
-    start = arrival.round_start(round_)
+    start = selectors.round_start(round_)
     minutes = round_.event.late_arrival_minutes
-    limit = arrival.ArrivalLimit(start, minutes) if start else None
+    limit = selectors.ArrivalLimit(start, minutes) if start else None
     return {
         "round": round_.pk,
         "number": round_.number,

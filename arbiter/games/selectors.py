@@ -1,13 +1,20 @@
-"""Reads on games: the state JSON of a game (GAMES_API.md), as the API and pages show it."""
+"""Reads on games, all of them (HackSoft selectors): a game as a reader may see it, its state
+JSON as the API and the pages show it (docs/api.md), its clock's log, and its players'
+arrival. The lazy flag check a read makes (docs/design.md, Deadlines) is a write: the API
+calls services.flag_if_overdue() between readable_game() and game_state()."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db import connection
+from django.db.models import Min
 from django.utils import timezone
 
-from arbiter.errors import NotFound
+from arbiter.errors import Forbidden, NotFound
+from arbiter.events.models import Round
+from arbiter.events.permissions import can_view, require_arbiter
 from arbiter.events.selectors import get_round
 from arbiter.games.models import Game, Move
 from arbiter.infra import sqlrows
@@ -103,7 +110,7 @@ def game_state(
         ),
         "ply": game.ply,
         "fen": game.fen,
-        "turn": position.turn.name.lower(),
+        "turn": position.turn.value,
         "legal_moves": legal,
         "clock": clock_state(game, now),
         "draw_state": record.draw_state(),
@@ -126,6 +133,37 @@ def state_as_answered(move: Move) -> dict:
 
 def game_for_read(game_id: int) -> Game:
     return Game.objects.select_related("round__event", "white", "black", "clock").get(pk=game_id)
+
+
+def _game(game_id: int) -> Game:
+    try:
+        return game_for_read(game_id)
+    except Game.DoesNotExist:
+        raise NotFound(f"game {game_id!r} does not exist") from None
+
+
+def readable_game(game_id: int, *, by) -> Game:
+    """The game for `by`: published events for all, drafts for their arbiters."""
+    game = _game(game_id)
+    if not can_view(by, game.round.event):
+        raise Forbidden(f"the event of game {game_id} is not published")
+    return game
+
+
+def read_clock_log(game_id: int, *, by) -> dict:
+    """The clock's log of a game (every start, pause, adjustment, flag and stop, with who and
+    why); arbiters of the event only."""
+    game = _game(game_id)
+    require_arbiter(by, game.round.event)
+    return {"game": game.pk, "entries": clock_log(game)}
+
+
+def read_acts(game_id: int, *, by) -> dict:
+    """The record of every act on a game (offers, claims, resignations, irregularities and
+    choices, rulings), oldest first, and what is pending; arbiters of the event only."""
+    game = _game(game_id)
+    require_arbiter(by, game.round.event)
+    return game_acts(game)
 
 
 def flag_overdue(game: Game, now: datetime) -> bool:
@@ -176,6 +214,49 @@ def game_for_result(game_id: int, user) -> Game:
         raise NotFound(f"game {game_id} not found")
     get_round(game.round_id, user)
     return game
+
+
+# -- arrival at the board (FMJD 10.5; the forfeits: services/arrival.py) ----------------
+
+
+@dataclass(frozen=True)
+class ArrivalLimit:
+    """When the players of one game had to be at the board."""
+
+    round_start: datetime
+    minutes: int
+
+    @property
+    def deadline(self) -> datetime:
+        return self.round_start + timedelta(minutes=self.minutes)
+
+
+def round_start(round_: Round) -> datetime | None:
+    """When the round began: its clocks' first start, else its scheduled start."""
+    started = round_.games.filter(started_at__isnull=False).aggregate(first=Min("started_at"))
+    return started["first"] or round_.scheduled_start
+
+
+def arrival_limit(game: Game, *, start: datetime | None = None) -> ArrivalLimit | None:
+    """The arrival limit of `game`, or None while its round has no start."""
+    start = start or round_start(game.round)
+    if start is None:
+        return None
+    return ArrivalLimit(start, game.round.event.late_arrival_minutes)
+
+
+def arrival_state(game: Game, now: datetime | None = None) -> dict:
+    """For pages and the API: who has arrived, and until when they may."""
+    now = now or timezone.now()
+    limit = arrival_limit(game)
+    return {
+        "white_arrived_at": game.white_arrived_at,
+        "black_arrived_at": game.black_arrived_at,
+        "round_start": limit.round_start if limit else None,
+        "late_arrival_minutes": game.round.event.late_arrival_minutes,
+        "deadline": limit.deadline if limit else None,
+        "server_time": now,
+    }
 
 
 def game_acts(game: Game) -> dict:

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events.models import AuditEntry, Event, Player, Round
+from arbiter.games import selectors
 from arbiter.games.models import Game
 from arbiter.games.services import arrival
 from arbiter.games.tasks import sweep_late_arrivals
@@ -158,10 +159,10 @@ def test_the_sweep_is_idempotent(game):
 
 def test_a_stale_read_does_not_forfeit_a_player_who_arrived_meanwhile(game):
     # The sweep read the game with Black absent; Black was marked present (on time) before
-    # the sweep wrote: the conditional update changes nothing.
+    # the sweep wrote: the check made again under the game's lock changes nothing.
     stale = Game.objects.select_related("round__event").get(pk=game.pk)
     Game.objects.filter(pk=game.pk).update(white_arrived_at=at(14, 0), black_arrived_at=at(14, 59))
-    limit = arrival.ArrivalLimit(START, 60)
+    limit = selectors.ArrivalLimit(START, 60)
     assert arrival._forfeit_if_late(stale, limit, at(15, 1)) is False
     game.refresh_from_db()
     assert game.result == ""

@@ -69,9 +69,9 @@ def test_the_sweep_flags_every_clock_past_its_deadline_and_only_those(setup, clo
     assert results == {games[0].pk: "0-2", games[1].pk: "0-2", games[2].pk: ""}
 
 
-def test_reading_a_game_past_its_deadline_records_the_flag(running, setup, clock_at, t0):
+def test_reading_a_game_past_its_deadline_records_the_flag(running, setup, clock_at, t0, client):
     clock_at(t0 + 301 * S)
-    state = services.read_game(running.pk, by=None)
+    state = client.get(f"/api/games/{running.pk}").json()
     assert (state["status"], state["result"], state["termination"]) == ("finished", "0-2", "flag")
     assert state["clock"]["white_ms"] == 0 and state["clock"]["running"] is None
 

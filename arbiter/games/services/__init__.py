@@ -23,9 +23,9 @@ from .flags import (
     check_flag,
     check_flags_due,
     flag_deadline,
+    flag_if_overdue,
 )
 from .moves import submit_move
-from .reads import read_acts, read_clock_log, read_game
 from .results import forfeit, set_result
 
 __all__ = [
@@ -36,12 +36,10 @@ __all__ = [
     "check_flag",
     "check_flags_due",
     "flag_deadline",
+    "flag_if_overdue",
     "forfeit",
     "game_clock_action",
     "pause_clocks",
-    "read_acts",
-    "read_clock_log",
-    "read_game",
     "refresh_round_status",
     "resume_clocks",
     "round_clock_action",

@@ -16,49 +16,23 @@ FMJD 10.5 leaves the clock and the session to the competition rules; what is kno
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
 
-from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
+from arbiter.errors import Conflict, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
-from arbiter.events.permissions import can_view, require_arbiter
+from arbiter.events.permissions import require_arbiter
 from arbiter.games.models import Game
+from arbiter.games.selectors import ArrivalLimit, arrival_limit, round_start
 from rules.outcome import Termination
 
 from .ending import end_locked_game
 from .locking import lock_game
 
 SIDES = ("white", "black")
-
-
-@dataclass(frozen=True)
-class ArrivalLimit:
-    """When the players of one game had to be at the board."""
-
-    round_start: datetime
-    minutes: int
-
-    @property
-    def deadline(self) -> datetime:
-        return self.round_start + timedelta(minutes=self.minutes)
-
-
-def round_start(round_: Round) -> datetime | None:
-    """When the round began: its clocks' first start, else its scheduled start."""
-    started = round_.games.filter(started_at__isnull=False).aggregate(first=Min("started_at"))
-    return started["first"] or round_.scheduled_start
-
-
-def arrival_limit(game: Game, *, start: datetime | None = None) -> ArrivalLimit | None:
-    """The arrival limit of `game`, or None while its round has no start."""
-    start = start or round_start(game.round)
-    if start is None:
-        return None
-    return ArrivalLimit(start, game.round.event.late_arrival_minutes)
 
 
 def _late(arrived_at: datetime | None, deadline: datetime) -> bool:
@@ -180,10 +154,7 @@ def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
     round_ = game.round
     if round_.status != Round.Status.PUBLISHED:
         return None
-    started = Game.objects.filter(round_id=game.round_id, started_at__isnull=False).aggregate(
-        first=Min("started_at")
-    )["first"]
-    start = started or round_.scheduled_start
+    start = round_start(round_)
     if start is None:
         return None
     limit = ArrivalLimit(start, round_.event.late_arrival_minutes)
@@ -254,27 +225,3 @@ def note_arrival_by_move(game: Game, side: str, now: datetime) -> list[str]:
         return []
     setattr(game, field, now)
     return [field]
-
-
-def game_for_arrival(game_id: int, *, by) -> Game:
-    """The game, for a reader allowed to see its event (published, or its arbiters)."""
-    game = Game.objects.select_related("round__event").filter(pk=game_id).first()
-    if game is None:
-        raise NotFound(f"game {game_id} does not exist")
-    if not can_view(by, game.round.event):
-        raise Forbidden(f"the event of game {game_id} is not published")
-    return game
-
-
-def arrival_state(game: Game, now: datetime | None = None) -> dict:
-    """For pages and the API: who has arrived, and until when they may."""
-    now = now or timezone.now()
-    limit = arrival_limit(game)
-    return {
-        "white_arrived_at": game.white_arrived_at,
-        "black_arrived_at": game.black_arrived_at,
-        "round_start": limit.round_start if limit else None,
-        "late_arrival_minutes": game.round.event.late_arrival_minutes,
-        "deadline": limit.deadline if limit else None,
-        "server_time": now,
-    }

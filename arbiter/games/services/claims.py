@@ -180,7 +180,7 @@ def queue_decision(claim_id: int) -> None:
 
     try:
         task.apply_async((claim_id,), queue="clock")
-    except Exception:  # noqa: BLE001 - any broker failure; the sweep is the fallback
+    except Exception:
         log.exception("could not queue the decision of claim %s", claim_id)
 
 
