@@ -23,6 +23,7 @@ from arbiter.games.models import Claim, Game
 from arbiter.infra import sqlrows
 from clocks import clock as clockmath
 from clocks.models import ClockLog
+from rules import Color
 from rules.claims import TERMINATION_OF_ARTICLE
 from rules.outcome import Score, Termination
 
@@ -327,7 +328,7 @@ def _penalise(game: Game, claim: Claim, delta_ms: int, now: datetime) -> None:
     clock = game.clock
     if clock is None or not clock.started:
         return
-    opponent = clockmath.Side("black" if claim.side == "white" else "white")
+    opponent = Color.BLACK if claim.side == "white" else Color.WHITE
     before = clock.state
     clock.apply(clockmath.adjust(before, opponent, delta_ms, clock.tc, now))
     save_clock(clock)
