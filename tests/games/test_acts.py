@@ -65,14 +65,23 @@ def claim(game, people, article, who="white", rid=None, **kw):
 # ----- claims under FMJD 6.1-6.4
 
 
-@pytest.mark.parametrize("article, fen, limit", [("6.4", "W:WK47,36:BK3", 5)])
-def test_claim_fmjd_6_4_refused_one_move_early_then_granted(people, article, fen, limit):
+COUNTED_RULES = [
+    ("6.2", "W:WK47,K49,36:BK2,K4,15", 50, "draw_25_moves", "24 of 25 moves each"),
+    ("6.3", "W:WK47,K49,K48:BK3", 32, "draw_16_moves", "15 of 16 moves each"),
+    ("6.4", "W:WK47,36:BK3", 10, "draw_5_moves", "4 of 5 moves each"),
+]
+
+
+@pytest.mark.parametrize("article, fen, plies, termination, words", COUNTED_RULES)
+def test_claim_fmjd_6_2_to_6_4_refused_one_move_early_then_granted(
+    people, article, fen, plies, termination, words
+):
     game = untimed_game(people, fen, claim_articles=[article])
-    play_quiet(game.pk, 2 * limit - 1, people.arbiter)
+    play_quiet(game.pk, plies - 1, people.arbiter)
     early = claim(game, people, article)
     assert early.status == Claim.Status.REFUSED and early.code == "too_early"
-    assert early.explanation["params"]["count"] == limit - 1
-    assert "4 of 5 moves each" in early.explanation["message"]
+    assert early.explanation["params"]["plies"] == plies - 1
+    assert words in early.explanation["message"]
     play_quiet(game.pk, 1, people.arbiter)
     game.refresh_from_db()
     # claim mode: the rule applies, the game waits; the arbiter is alerted in the record
@@ -83,7 +92,25 @@ def test_claim_fmjd_6_4_refused_one_move_early_then_granted(people, article, fen
     granted = claim(game, people, article, who="black")
     assert granted.status == Claim.Status.GRANTED
     game.refresh_from_db()
-    assert (game.result, game.termination) == ("1-1", "draw_5_moves")
+    assert (game.result, game.termination) == ("1-1", termination)
+
+
+@pytest.mark.parametrize("article, fen, plies, termination, words", COUNTED_RULES)
+def test_automatic_mode_ends_the_game_on_the_move_fmjd_6_2_to_6_4(
+    people, article, fen, plies, termination, words
+):
+    game = untimed_game(people, fen)
+    play_quiet(game.pk, plies, people.arbiter)
+    game.refresh_from_db()
+    assert (game.result, game.termination, game.ply) == ("1-1", termination, plies)
+
+
+def test_automatic_mode_ends_the_game_on_the_move_fmjd_6_1(people):
+    game = untimed_game(people, "W:WK47,K49:BK2,K4")
+    for i, m in enumerate(["47-41", "2-7", "41-47", "7-2"] * 2, start=1):
+        services.submit_move(game.pk, ply=i, move=m, request_id=f"m{i}", by=people.arbiter)
+    game.refresh_from_db()
+    assert (game.result, game.termination, game.ply) == ("1-1", "draw_repetition", 8)
 
 
 def test_claim_fmjd_6_1_with_the_occurrences_in_the_explanation(people):
@@ -98,13 +125,6 @@ def test_claim_fmjd_6_1_with_the_occurrences_in_the_explanation(people):
     assert claim(game, people, "6.1").status == Claim.Status.GRANTED
     game.refresh_from_db()
     assert game.termination == "draw_repetition"
-
-
-def test_automatic_mode_ends_the_game_on_the_move_fmjd_6_4(people):
-    game = untimed_game(people, "W:WK47,36:BK3")
-    play_quiet(game.pk, 10, people.arbiter)
-    game.refresh_from_db()
-    assert (game.result, game.termination, game.ply) == ("1-1", "draw_5_moves", 10)
 
 
 def test_a_claim_on_a_finished_game_is_refused_with_the_reason(people):
