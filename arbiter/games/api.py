@@ -342,3 +342,10 @@ def post_irregularity_accept(request, game_id: int, irregularity_id: int, payloa
 def post_accident(request, game_id: int, payload: AccidentIn):
     """An accident noticed at once (FMJD 5.5): the position put back, logged, no ruling."""
     return irregularities.restore_after_accident(game_id, by=request.user, reason=payload.reason)
+
+
+@router.post("/games/{int:game_id}/annul", auth=API_AUTH)
+@decorate_view(db_gate)
+def post_annul(request, game_id: int, payload: AccidentIn):
+    """The board was wrongly placed (FMJD 5.1): the game restarts, clocks reset (arbiters)."""
+    return irregularities.annul_and_restart(game_id, by=request.user, reason=payload.reason)

@@ -356,3 +356,24 @@ def test_fmjd_5_5_an_accident_is_logged_without_a_ruling(people):
     assert AuditEntry.objects.get().action == "game.accident_restored"
     with pytest.raises(Forbidden):
         selectors.read_acts(game.pk, by=people.white)
+
+
+def test_fmjd_5_1_a_board_wrongly_placed_annuls_the_game_and_restarts_it(people, clock_at, t0):
+    event = make_event(time_control="300", arbiter=people.arbiter)
+    game = make_game(event, white=make_player(people.white), black=make_player(people.black))
+    clock_at(t0)
+    services.start_clocks(game.pk, by=people.arbiter)
+    for i, m in enumerate(["32-28", "19-23"], start=1):
+        clock_at(t0 + i * 10 * SEC)
+        services.submit_move(game.pk, ply=i, move=m, request_id=f"m{i}", by=people.arbiter)
+    with pytest.raises(Forbidden):
+        irregularities.annul_and_restart(game.pk, by=people.white, reason="board turned")
+    state = irregularities.annul_and_restart(
+        game.pk, by=people.arbiter, reason="the long diagonal ran from the right"
+    )
+    assert state["fen"] == Position.start().fen() and state["ply"] == 3
+    assert state["clock"]["started"] is False and state["clock"]["white_ms"] == 300_000
+    assert Move.objects.filter(game=game).count() == 3  # nothing deleted
+    record = RulesGame.from_state(Game.objects.get(pk=game.pk).rules_state)
+    assert record.setups[0][1].article == "5.1"
+    assert AuditEntry.objects.filter(action="game.annulled_restart").count() == 1

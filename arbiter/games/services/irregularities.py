@@ -25,6 +25,7 @@ from arbiter.games import selectors
 from arbiter.games.models import Game, Irregularity, Move
 from arbiter.infra import sqlrows
 from clocks import clock as clockmath
+from clocks.models import ClockLog
 from rules import Position, RulesError
 
 from . import acts
@@ -181,13 +182,13 @@ def restore_after_accident(game_id: int, *, by, reason: str) -> dict:
         return selectors.game_state(game, now)
 
 
-def _set_position(game: Game, fen: str, note: str, now: datetime) -> None:
+def _set_position(game: Game, fen: str, note: str, now: datetime, article: str = "5.4") -> None:
     """Set the position in the game's record (a setup in the place of a ply, FMJD 5.4), store
     it as a row of the move list, and switch the running clock when the side to move
     changes (the irregular act was a move over the board)."""
     record = selectors.rules_game(game)
     before_turn = record.turn
-    setup = record.set_position(fen, article="5.4", note=note)
+    setup = record.set_position(fen, article=article, note=note)
     game.ply += 1
     game.fen = record.position.fen()
     game.rules_state = record.to_state()
@@ -216,6 +217,48 @@ def _set_position(game: Game, fen: str, note: str, now: datetime) -> None:
             "response": {"setup": setup.to_dict()},
         },
     )
+
+
+def annul_and_restart(game_id: int, *, by, reason: str) -> dict:
+    """FMJD 5.1: the board was wrongly placed (2.4): the game is annulled and restarts from its
+    start position with the clocks reset (stopped at the first period's time; the arbiter
+    starts them). Nothing is deleted: the record keeps the moves played, then the start
+    position set again, flagged 5.1 (the draw counters restart there)."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise Invalid("say what was wrong (the reason is logged)", details={"field": "reason"})
+    with transaction.atomic():
+        game = lock_game(game_id, by=by)
+        require_arbiter(by, game.round.event)
+        now = server_now(game.clock)
+        if game.status == Game.Status.FINISHED:
+            raise Conflict(f"the game is over ({game.result}, {game.termination})")
+        if game.ply:
+            _set_position(
+                game, game.start_fen, f"board wrongly placed: {reason.strip()}", now, "5.1"
+            )
+        clock = game.clock
+        if clock is not None:
+            before = clock.state
+            clock.apply(clockmath.initial_state(clock.tc))
+            save_clock(clock)
+            ClockLog.record(
+                clock,
+                ClockLog.Action.SET,
+                before,
+                clock.state,
+                at=now,
+                reason=f"game annulled and restarted (FMJD 5.1): {reason.strip()}",
+                user=by if getattr(by, "is_authenticated", False) else None,
+            )
+        acts.log_act(
+            game,
+            by=by,
+            action="game.annulled_restart",
+            now=now,
+            reason=reason.strip(),
+            article="5.1",
+        )
+        return selectors.game_state(game, now)
 
 
 def _maintain(game: Game, irr: Irregularity, now: datetime, status: str) -> None:
