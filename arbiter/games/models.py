@@ -144,6 +144,14 @@ class EndingRules(models.Model):
         max_length=12, choices=MoveDuringClaim.choices, default=MoveDuringClaim.CLAIM_FIRST
     )
 
+    class FlagVsLoneKing(models.TextChoices):
+        LOSS = "loss", "A flag loses, whatever the opponent has left (the plain reading)"
+        DRAW = "draw", "A flag is a draw when the opponent has only a lone king (FMJD 7.3.3)"
+
+    flag_vs_lone_king = models.CharField(
+        max_length=4, choices=FlagVsLoneKing.choices, default=FlagVsLoneKing.LOSS
+    )
+
     def __str__(self) -> str:
         return f"ending rules of {self.event}"
 

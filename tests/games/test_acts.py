@@ -377,3 +377,30 @@ def test_fmjd_5_1_a_board_wrongly_placed_annuls_the_game_and_restarts_it(people,
     record = RulesGame.from_state(Game.objects.get(pk=game.pk).rules_state)
     assert record.setups[0][1].article == "5.1"
     assert AuditEntry.objects.filter(action="game.annulled_restart").count() == 1
+
+
+@pytest.mark.parametrize(
+    "rule, expected", [("loss", ("2-0", "flag")), ("draw", ("1-1", "no_win_possible"))]
+)
+def test_a_flag_against_a_lone_king_follows_the_events_rule(people, clock_at, t0, rule, expected):
+    """Black's time runs out; White has only a lone king: a loss by default (the plain
+    reading), a draw where the event says so (FMJD 7.3.3)."""
+    event = make_event(time_control="60", arbiter=people.arbiter)
+    EndingRules.objects.create(event=event, flag_vs_lone_king=rule)
+    game = make_game(event, fen="B:WK47:BK3,10", white=make_player(), black=make_player())
+    clock_at(t0)
+    services.start_clocks(game.pk, by=people.arbiter)
+    assert services.check_flag(game.pk, ply=0, now=t0 + 61 * SEC)
+    game.refresh_from_db()
+    assert (game.result, game.termination) == expected
+
+
+def test_a_flag_is_a_loss_when_the_opponent_has_more_than_a_lone_king(people, clock_at, t0):
+    event = make_event(time_control="60", arbiter=people.arbiter)
+    EndingRules.objects.create(event=event, flag_vs_lone_king="draw")
+    game = make_game(event, fen="B:WK47,36:BK3", white=make_player(), black=make_player())
+    clock_at(t0)
+    services.start_clocks(game.pk, by=people.arbiter)
+    assert services.check_flag(game.pk, ply=0, now=t0 + 61 * SEC)
+    game.refresh_from_db()
+    assert (game.result, game.termination) == ("2-0", "flag")

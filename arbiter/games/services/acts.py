@@ -16,6 +16,8 @@ from arbiter.events.models import AuditEntry
 from arbiter.events.permissions import is_arbiter, player_side
 from arbiter.games.models import Claim, DrawOffer, EndingRules, Game, Irregularity
 from arbiter.infra import sqlrows
+from rules import Position
+from rules.outcome import Score, Termination
 
 from .locking import save_game
 
@@ -119,3 +121,22 @@ def lapse_pending(game: Game, now: datetime) -> None:
         Irregularity.objects.filter(game=game, status=Irregularity.Status.PENDING).update(
             status=Irregularity.Status.LAPSED, decided_at=now
         )
+
+
+def flag_outcome(game: Game, flagged: str) -> tuple[Score, Termination, str]:
+    """What `flagged`'s flag gives: a loss (the plain reading, FMJD competition rules), or,
+    when the event says so and the opponent has only a lone king left, a draw (7.3.3). The
+    event's rules are read only when the material makes them matter."""
+    loss = Score.BLACK_WINS if flagged == "white" else Score.WHITE_WINS
+    wm, wk, bm, bk = Position.from_fen(game.fen).material()
+    men, kings = (bm, bk) if flagged == "white" else (wm, wk)
+    if (men, kings) == (0, 1):
+        rules = ending_rules(game.round.event_id)
+        if rules.flag_vs_lone_king == EndingRules.FlagVsLoneKing.DRAW:
+            return (
+                Score.DRAW,
+                Termination.NO_WIN_POSSIBLE,
+                f"{flagged}'s time ran out; the opponent has only a lone king (event rule, "
+                "FMJD 7.3.3)",
+            )
+    return loss, Termination.FLAG, "time exceeded"

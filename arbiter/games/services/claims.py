@@ -244,14 +244,15 @@ def _decide_locked(game: Game, claim: Claim, now: datetime) -> None:
     elif claim.article == "flag":
         code, params = _check_flag(game, claim, now)
         if code == "granted":
-            score = Score.WHITE_WINS if claim.flag_side == "black" else Score.BLACK_WINS
+            score, termination, why = acts.flag_outcome(game, claim.flag_side)
             ending = end_game(
                 game,
                 result_of(score),
-                Termination.FLAG,
+                termination,
                 now=now,
                 by=claim.by,
-                reason=f"claim of {claim.flag_side}'s flag " + claim_words("flag", code, params),
+                reason=f"claim of {claim.flag_side}'s flag {claim_words('flag', code, params)}"
+                + ("" if termination == Termination.FLAG else f"; {why}"),
             )
     else:
         check = selectors.rules_game(game).check_claim(claim.article)
