@@ -244,7 +244,9 @@ def initial_state(tc: TimeControl) -> ClockState:
     return ClockState(remaining_ms=(first, first))
 
 
-def start(state: ClockState, tc: TimeControl, now: datetime, side: Color = Color.WHITE) -> ClockState:
+def start(
+    state: ClockState, tc: TimeControl, now: datetime, side: Color = Color.WHITE
+) -> ClockState:
     """The referee starts `side`'s clock (White's at the start of the game, FMJD Annex 3)."""
     _require_timed(tc)
     _check_now(now)

@@ -162,6 +162,34 @@ class ClockLog(models.Model):
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.side}".rstrip()
 
     @classmethod
+    def row(
+        cls,
+        clock_id: int,
+        action: str,
+        before: ClockState,
+        after: ClockState,
+        *,
+        at: datetime,
+        side: Color | str | None = None,
+        delta_ms: int | None = None,
+        reason: str = "",
+        user_id: int | None = None,
+    ) -> dict[str, Any]:
+        """The values of one log line (attname -> value): the one definition of a line, for
+        record() and for the services that insert lines with their other writes."""
+        return {
+            "clock_id": clock_id,
+            "at": at,
+            "action": cls.Action(action).value,
+            "side": Color(side).value if side else "",
+            "delta_ms": delta_ms,
+            "reason": reason,
+            "user_id": user_id,
+            "before": before.to_dict(),
+            "after": after.to_dict(),
+        }
+
+    @classmethod
     def record(
         cls,
         clock: Clock,
@@ -176,14 +204,7 @@ class ClockLog(models.Model):
         user: Any = None,
     ) -> ClockLog:
         """Create (and save) the log line of one arbiter action."""
-        return cls.objects.create(
-            clock=clock,
-            at=at,
-            action=cls.Action(action),
-            side=Color(side).value if side else "",
-            delta_ms=delta_ms,
-            reason=reason,
-            user=user,
-            before=before.to_dict(),
-            after=after.to_dict(),
-        )
+        user_id = user.pk if user is not None else None
+        line = cls.row(clock.pk, action, before, after, at=at, side=side, delta_ms=delta_ms,
+                       reason=reason, user_id=user_id)  # fmt: skip
+        return cls.objects.create(**line)

@@ -56,7 +56,9 @@ def test_lan_addresses_leave_out_loopback(monkeypatch):
 def test_lan_addresses_are_none_on_a_machine_with_loopback_only(monkeypatch):
     from arbiter.runtime import supervisor
 
-    monkeypatch.setattr(supervisor.socket, "gethostbyname_ex", lambda name: ("h", [], ["127.0.1.1"]))
+    monkeypatch.setattr(
+        supervisor.socket, "gethostbyname_ex", lambda name: ("h", [], ["127.0.1.1"])
+    )
     monkeypatch.setattr(_Probe, "address", "127.0.0.1")
     monkeypatch.setattr(supervisor.socket, "socket", _Probe)
     assert lan_addresses() == []

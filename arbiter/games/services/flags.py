@@ -66,22 +66,24 @@ def apply_flag(game: Game, side: Color, now: datetime) -> tuple[list[str], dict,
     game.flag_at = fell_at
     game.updated_at = now
     fields = ["flag_side", "flag_at", "updated_at"]
-    if game.round.event.flag_policy == Event.FlagPolicy.CLAIM and state.running and not state.paused:
+    if (
+        game.round.event.flag_policy == Event.FlagPolicy.CLAIM
+        and state.running
+        and not state.paused
+    ):
         # The clock stops at the flag, showing 0 for the flagged side, until the flag is
         # claimed (a later issue) or an arbiter gives time back and resumes.
         clock.apply(clockmath.pause(state, fell_at))
     clock.updated_at = now
-    line = {
-        "clock_id": clock.pk,
-        "at": now,
-        "action": ClockLog.Action.FLAG.value,
-        "side": side.value,
-        "delta_ms": None,
-        "reason": f"time exceeded at {fell_at.isoformat()}",
-        "user_id": None,
-        "before": state.to_dict(),
-        "after": clock.state.to_dict(),
-    }
+    line = ClockLog.row(
+        clock.pk,
+        ClockLog.Action.FLAG,
+        state,
+        clock.state,
+        at=now,
+        side=side,
+        reason=f"time exceeded at {fell_at.isoformat()}",
+    )
     ending = None
     if game.round.event.flag_policy != Event.FlagPolicy.CLAIM:
         score, termination, why = flag_outcome(game, side.value)  # the event's rule
@@ -224,7 +226,9 @@ def check_flags_due(now: datetime | None = None, *, limit: int = 500) -> int:
             if ending is not None:
                 endings.append(ending)
         if games:
-            sqlrows.update_rows(Clock, [g.clock for g in games], [*Clock.STATE_FIELDS, "updated_at"])
+            sqlrows.update_rows(
+                Clock, [g.clock for g in games], [*Clock.STATE_FIELDS, "updated_at"]
+            )
             sqlrows.update_rows(Game, games, sorted(fields))
             insert_ending_rows(endings, clock_logs=lines)
             close_rounds(endings)

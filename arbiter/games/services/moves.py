@@ -151,8 +151,17 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
     if refused is not None:
         return refused
     fields, endings = _play(game, rules_game, parsed, ply, turn, now)
-    answer = _store(game, rules_game, fields, endings, ply=ply, notation=notation, now=now,
-                    request_id=request_id, by=by)  # fmt: skip
+    answer = _store(
+        game,
+        rules_game,
+        fields,
+        endings,
+        ply=ply,
+        notation=notation,
+        now=now,
+        request_id=request_id,
+        by=by,
+    )
     on_commit_arm(game)
     return answer
 

@@ -441,7 +441,7 @@
     });
   }
 
-  /* The clock's log: every start, pause, adjustment and flag, with who and why. */
+  /* The clock's log: every start, pause, adjustment, flag and stop, with who and why. */
   function logAction(e) {
     var text = e.action.charAt(0).toUpperCase() + e.action.slice(1);
     if (e.side) text += " " + e.side;
