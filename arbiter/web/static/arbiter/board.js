@@ -262,7 +262,11 @@
         body.appendChild(row);
       }
       var cell = row.children[whiteMove ? 1 : 2];
-      cell.textContent = m.notation;
+      // A position set within the game (FMJD 5.4 maintained, 5.1) in place of a move: its
+      // FEN is too long for the list; the record of acts says what happened.
+      var setup = m.notation.indexOf("/FEN") === 0;
+      cell.textContent = setup ? "position set" : m.notation;
+      if (setup) cell.title = m.notation;
       var ms = whiteMove ? m.white_ms : m.black_ms;
       if (ms !== null && ms !== undefined) {
         var t = document.createElement("small");
