@@ -78,7 +78,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # psycopg 3's pool: a connection per request costs ~5.5 ms and fails past 100 (DESIGN.md).
+    # psycopg 3's pool: a connection per request costs ~5.5 ms and fails past 100 (docs/design.md).
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
         "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
@@ -132,7 +132,7 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "arbiter" / "web" / "static"]
 
 # Celery: the broker is Redis. The `clock` queue carries flag-fall tasks and gets its own
-# worker so that a busy default queue never delays a flag (DESIGN.md, Deadlines).
+# worker so that a busy default queue never delays a flag (docs/design.md, Deadlines).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "redis://127.0.0.1:6379/0"
 CELERY_RESULT_BACKEND = None
@@ -162,6 +162,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "arbiter.games.tasks.arm_flags",
         "schedule": 30.0,
         "options": {"queue": "clock", "expires": 30},
+    },
+    # Claims whose decision task was lost (a broker down, a worker killed).
+    "sweep-claims": {
+        "task": "arbiter.games.tasks.sweep_claims",
+        "schedule": 1.0,
+        "options": {"queue": "clock", "expires": 5},
     },
     # FMJD 10.5 (competition rules): a player later than the event's delay loses by forfeit.
     "late-arrival-forfeits": {

@@ -42,16 +42,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from enum import StrEnum
 from typing import Any
 
 from clocks.timecontrol import IncrementKind, TimeControl, TimeControlError
+from rules.position import Color  # the one side type, shared with the rules
 
 __all__ = [
     "ClockError",
     "ClockState",
     "FlagFallen",
-    "Side",
     "adjust",
     "deadline",
     "elapsed_ms",
@@ -69,27 +68,14 @@ __all__ = [
 _MS = timedelta(milliseconds=1)
 
 
-class Side(StrEnum):
-    WHITE = "white"
-    BLACK = "black"
-
-    @property
-    def other(self) -> Side:
-        return Side.BLACK if self is Side.WHITE else Side.WHITE
-
-    @property
-    def index(self) -> int:
-        return 0 if self is Side.WHITE else 1
-
-
 class ClockError(ValueError):
     """A clock operation that does not fit the clock's state; nothing was changed."""
 
 
-class FlagFallen(Exception):  # noqa: N818 - the name the contract gives
+class FlagFallen(Exception):  # not FlagFallenError: the name the contract gives
     """The side's time had run out before `now` (the flag fell); the move is refused."""
 
-    def __init__(self, side: Side, over_by_ms: int, deadline: datetime):
+    def __init__(self, side: Color, over_by_ms: int, deadline: datetime):
         self.side = side
         self.over_by_ms = over_by_ms
         self.deadline = deadline
@@ -113,7 +99,7 @@ def _check_now(now: datetime) -> None:
 @dataclass(frozen=True, slots=True)
 class ClockState:
     remaining_ms: tuple[int, int]
-    running: Side | None = None
+    running: Color | None = None
     running_since: datetime | None = None
     spent_ms: int = 0
     moves: tuple[int, int] = (0, 0)
@@ -126,7 +112,7 @@ class ClockState:
         object.__setattr__(self, "moves", _pair(self.moves, "moves"))
         object.__setattr__(self, "period", _pair(self.period, "period"))
         if self.running is not None:
-            object.__setattr__(self, "running", Side(self.running))
+            object.__setattr__(self, "running", Color(self.running))
         if min(self.remaining_ms) < 0 or min(self.moves) < 0 or min(self.period) < 0:
             raise ClockError(f"negative clock value in {self!r}")
         if self.spent_ms < 0:
@@ -138,8 +124,8 @@ class ClockState:
         elif self.running is not None and not self.paused:
             raise ClockError("a running clock needs running_since")
 
-    def side_remaining(self, side: Side) -> int:
-        return self.remaining_ms[Side(side).index]
+    def side_remaining(self, side: Color) -> int:
+        return self.remaining_ms[Color(side).index]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (for ClockLog.before/after)."""
@@ -159,7 +145,7 @@ class ClockState:
         since = data.get("running_since")
         return cls(
             remaining_ms=tuple(data["remaining_ms"]),
-            running=Side(data["running"]) if data.get("running") else None,
+            running=Color(data["running"]) if data.get("running") else None,
             running_since=datetime.fromisoformat(since) if since else None,
             spent_ms=data.get("spent_ms", 0),
             moves=tuple(data.get("moves", (0, 0))),
@@ -169,8 +155,8 @@ class ClockState:
         )
 
 
-def _with_side(pair: tuple[int, int], side: Side, value: int) -> tuple[int, int]:
-    return (value, pair[1]) if side is Side.WHITE else (pair[0], value)
+def _with_side(pair: tuple[int, int], side: Color, value: int) -> tuple[int, int]:
+    return (value, pair[1]) if side is Color.WHITE else (pair[0], value)
 
 
 def _ms_between(earlier: datetime, later: datetime) -> int:
@@ -179,7 +165,7 @@ def _ms_between(earlier: datetime, later: datetime) -> int:
     return (later - earlier) // _MS
 
 
-def _delay_of(state: ClockState, tc: TimeControl, side: Side) -> int:
+def _delay_of(state: ClockState, tc: TimeControl, side: Color) -> int:
     period = tc.period(state.period[side.index])
     return period.increment_ms if period.kind is IncrementKind.DELAY else 0
 
@@ -226,7 +212,7 @@ def deadline(state: ClockState, tc: TimeControl) -> datetime | None:
     return state.running_since + timedelta(milliseconds=budget)
 
 
-def flagged(state: ClockState, tc: TimeControl, now: datetime) -> Side | None:
+def flagged(state: ClockState, tc: TimeControl, now: datetime) -> Color | None:
     """The side whose time has run out at `now` (0 ms shown counts as out), or None.
 
     The running side is checked first; a clock that is not running is out when it shows 0.
@@ -242,7 +228,7 @@ def flagged(state: ClockState, tc: TimeControl, now: datetime) -> Side | None:
             return side
     if not state.started:
         return None
-    for side in (Side.WHITE, Side.BLACK):
+    for side in (Color.WHITE, Color.BLACK):
         if side is not state.running and state.side_remaining(side) == 0:
             return side
     return None
@@ -258,14 +244,16 @@ def initial_state(tc: TimeControl) -> ClockState:
     return ClockState(remaining_ms=(first, first))
 
 
-def start(state: ClockState, tc: TimeControl, now: datetime, side: Side = Side.WHITE) -> ClockState:
+def start(
+    state: ClockState, tc: TimeControl, now: datetime, side: Color = Color.WHITE
+) -> ClockState:
     """The referee starts `side`'s clock (White's at the start of the game, FMJD Annex 3)."""
     _require_timed(tc)
     _check_now(now)
     if state.started:
         raise ClockError("the clocks have already been started")
     return replace(
-        state, running=Side(side), running_since=now, spent_ms=0, paused=False, started=True
+        state, running=Color(side), running_since=now, spent_ms=0, paused=False, started=True
     )
 
 
@@ -306,7 +294,7 @@ def press(state: ClockState, tc: TimeControl, now: datetime) -> ClockState:
         remaining_ms=_with_side(state.remaining_ms, side, after),
         moves=_with_side(state.moves, side, moves),
         period=_with_side(state.period, side, period_index),
-        running=side.other,
+        running=side.opponent,
         running_since=now,
         spent_ms=0,
     )
@@ -342,7 +330,7 @@ def resume(state: ClockState, now: datetime) -> ClockState:
 
 def adjust(
     state: ClockState,
-    side: Side,
+    side: Color,
     delta_ms: int,
     tc: TimeControl | None = None,
     now: datetime | None = None,
@@ -354,7 +342,7 @@ def adjust(
     move, counted at `now` when given (and the delay of `tc` when given), else as of the
     last pause.
     """
-    side = Side(side)
+    side = Color(side)
     if not isinstance(delta_ms, int) or isinstance(delta_ms, bool):
         raise ClockError(f"delta_ms must be an integer of milliseconds, not {delta_ms!r}")
     used = 0

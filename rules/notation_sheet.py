@@ -271,48 +271,31 @@ def _outcome(g):
     return Game(last.fen()).outcome()
 
 
-def check_sheet(text: str | bytes, *, start_fen: str | None = None) -> SheetCheck:
-    """Read and check one sheet (see the module). Never raises for bad content."""
-    start = Position.from_fen(start_fen) if start_fen else Position.start()
+def _one_game(text: str | bytes, start: Position, start_fen: str | None):
+    """The one game of a sheet's text, or the problem that there is not exactly one."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="replace")
     text = _clean(str(text or ""))
     if len(text) > MAX_SHEET_CHARS:
-        return SheetCheck(
-            start.fen(),
-            [],
-            None,
-            problem=SheetProblem(
-                "not_one_game", f"the sheet is longer than {MAX_SHEET_CHARS} characters"
-            ),
+        return None, SheetProblem(
+            "not_one_game", f"the sheet is longer than {MAX_SHEET_CHARS} characters"
         )
     if start_fen and "[FEN" not in text:
         text = f'[FEN "{start.fen()}"]\n' + text
     games = [g for g in read_games(text, source=None) if g.moves or g.tags]
+    if not games or not games[0].moves and len(games) == 1:
+        return None, SheetProblem("empty", "the sheet holds no moves")
     if len(games) != 1:
-        reason = (
-            "the sheet holds no moves"
-            if not games
-            else f"the sheet holds {len(games)} games; one sheet is one game"
+        return None, SheetProblem(
+            "not_one_game", f"the sheet holds {len(games)} games; one sheet is one game"
         )
-        kind = "empty" if not games else "not_one_game"
-        return SheetCheck(start.fen(), [], None, problem=SheetProblem(kind, reason))
-    g = games[0]
-    tags = {k: v for k, v in g.tags.items() if k != "FEN"}
-    result = normalize_result(g.result)
-    check = SheetCheck(
-        g.start_fen or start.fen(),
-        [],
-        result if result not in (None, "*") else None,
-        tags=tags,
-        warnings=[w for w in g.warnings if "ambiguous capture" not in w],
-    )
-    if not g.moves:
-        check.problem = SheetProblem("empty", "the sheet holds no moves")
-        return check
-    plies = g.plies
+    return games[0], None
+
+
+def _read_moves(g, check: SheetCheck) -> None:
+    """The sheet's moves up to the first problem, with the fixes made on the way."""
     positions = g.positions
-    for i, mv in enumerate(g.moves[:plies]):
+    for i, mv in enumerate(g.moves[: g.plies]):
         if isinstance(mv.move, Setup):
             check.problem = SheetProblem(
                 "setup",
@@ -325,7 +308,7 @@ def check_sheet(text: str | bytes, *, start_fen: str | None = None) -> SheetChec
                 fen=positions[i].fen(),
             )
             check.unplayed = [m.text for m in g.moves[i:]]
-            return check
+            return
         clock = mv.clock.to_dict() if mv.clock else None
         comments = [c for c in mv.comments if not c.startswith("[%")]
         check.moves.append(
@@ -337,43 +320,65 @@ def check_sheet(text: str | bytes, *, start_fen: str | None = None) -> SheetChec
             )
             if fix is not None:
                 check.fixes.append(fix)
-    if g.error is not None and g.error.ply is not None:
-        err = g.error
-        mv = g.moves[err.ply - 1]
-        pos = positions[err.ply - 1]
-        kind = "unreadable" if not mv.readable else "illegal"
-        reason = err.reason
-        if kind == "illegal":
-            try:
-                pos.parse_move(mv.text)
-            except IllegalMove as exc:
-                reason = exc.reason
-            except (RulesError, ValueError):
-                pass
-        check.problem = SheetProblem(
-            kind,
-            reason,
-            ply=err.ply,
-            written=mv.raw,
-            line=mv.line,
-            column=mv.column,
-            fen=pos.fen(),
-            legal=[pos.move_text(m) for m in sorted(pos.legal_moves())],
-        )
-        check.unplayed = [m.text for m in g.moves[err.ply - 1 :]]
-    elif g.error is not None:
-        check.problem = SheetProblem(
-            "unreadable", g.error.reason, line=g.error.line, column=g.error.column
-        )
-    else:
-        outcome = _outcome(g)
-        if outcome is not None:
-            check.outcome = outcome.to_dict()
-            if check.result and outcome.score.value != check.result:
-                check.warnings.append(
-                    f"the sheet gives {check.result} but after its last move the rules give "
-                    f"{outcome.score.value} (FMJD {outcome.article})"
-                )
+
+
+def _replay_problem(g) -> tuple[SheetProblem, list[str]]:
+    """The first move the replay could not play: the problem, and the moves from it on."""
+    err = g.error
+    if err.ply is None:
+        return SheetProblem("unreadable", err.reason, line=err.line, column=err.column), []
+    mv = g.moves[err.ply - 1]
+    pos = g.positions[err.ply - 1]
+    kind = "unreadable" if not mv.readable else "illegal"
+    reason = err.reason
+    if kind == "illegal":
+        try:
+            pos.parse_move(mv.text)
+        except IllegalMove as exc:
+            reason = exc.reason
+        except (RulesError, ValueError):
+            pass
+    problem = SheetProblem(
+        kind,
+        reason,
+        ply=err.ply,
+        written=mv.raw,
+        line=mv.line,
+        column=mv.column,
+        fen=pos.fen(),
+        legal=[pos.move_text(m) for m in sorted(pos.legal_moves())],
+    )
+    return problem, [m.text for m in g.moves[err.ply - 1 :]]
+
+
+def check_sheet(text: str | bytes, *, start_fen: str | None = None) -> SheetCheck:
+    """Read and check one sheet (see the module). Never raises for bad content."""
+    start = Position.from_fen(start_fen) if start_fen else Position.start()
+    g, problem = _one_game(text, start, start_fen)
+    if g is None:
+        return SheetCheck(start.fen(), [], None, problem=problem)
+    result = normalize_result(g.result)
+    check = SheetCheck(
+        g.start_fen or start.fen(),
+        [],
+        result if result not in (None, "*") else None,
+        tags={k: v for k, v in g.tags.items() if k != "FEN"},
+        warnings=[w for w in g.warnings if "ambiguous capture" not in w],
+    )
+    _read_moves(g, check)
+    if check.problem is not None:
+        return check
+    if g.error is not None:
+        check.problem, check.unplayed = _replay_problem(g)
+        return check
+    outcome = _outcome(g)
+    if outcome is not None:
+        check.outcome = outcome.to_dict()
+        if check.result and outcome.score.value != check.result:
+            check.warnings.append(
+                f"the sheet gives {check.result} but after its last move the rules give "
+                f"{outcome.score.value} (FMJD {outcome.article})"
+            )
     return check
 
 

@@ -1496,7 +1496,7 @@ def write_game(game: PdnGame) -> str:
     if start_fen:
         try:
             start = Position.from_fen(start_fen)
-        except Exception:
+        except Exception:  # noqa: BLE001 - an unreadable FEN tag is written without a start
             start = None
     first_is_setup = bool(game.moves) and game.moves[0].setup is not None
     if start is not None:

@@ -42,6 +42,11 @@ class Color(StrEnum):
         return "W" if self is Color.WHITE else "B"
 
     @property
+    def index(self) -> int:
+        """0 for White, 1 for Black: the side's place in a (white, black) pair."""
+        return 0 if self is Color.WHITE else 1
+
+    @property
     def label(self) -> str:
         return self.value.capitalize()
 

@@ -58,6 +58,12 @@ def test_the_services_of_events_call_no_service_of_games():
 def test_the_import_reader_sees_imports(package):
     # The check above would pass on a reader that finds nothing: it must find the models.
     assert any(
-        name.startswith("arbiter.events.models") for names in imports_of(package).values()
+        name.startswith("arbiter.events.models")
+        for names in imports_of(package).values()
         for name in names
     )
+
+
+def test_clocks_import_nothing_of_the_arbiter():
+    # rules <- clocks <- arbiter (docs/design.md); tests/test_foundation.py checks rules.
+    assert offenders("clocks", "arbiter") == []

@@ -3,11 +3,10 @@
 from django.conf import settings
 from django.db import models
 
-from arbiter.events.models import Player, Round
+from arbiter.events.models import Event, Player, Round
 from clocks.models import Clock
+from rules import START_FEN
 from rules.outcome import Termination
-
-START_FEN = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
 
 
 class Game(models.Model):
@@ -65,6 +64,9 @@ class Game(models.Model):
     flag_at = models.DateTimeField(
         null=True, blank=True, help_text="When the flagged side's time ran out (the deadline)."
     )
+    # A draw offer, claim or irregularity waits for an answer: the move path looks for it only
+    # then (one column read with the lock, no query on the moves of other games).
+    acts_pending = models.BooleanField(default=False)
     white_arrived_at = models.DateTimeField(null=True, blank=True)
     black_arrived_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -112,6 +114,167 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} ply {self.ply}: {self.notation}"
+
+
+SIDES = [("white", "White"), ("black", "Black")]
+
+
+class EndingRules(models.Model):
+    """An event's rules for the endings people bring about (FMJD art. 5-7 and the competition
+    rules); an event without a row has the defaults, which are the FMJD procedure."""
+
+    class MoveDuringClaim(models.TextChoices):
+        CLAIM_FIRST = "claim_first", "The pending claim is decided first, then the move"
+        REFUSE = "refuse", "The move is refused until the claim is decided"
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="ending_rules")
+    claim_articles = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Draw rules (of 6.1, 6.2, 6.3, 6.4) that wait for a claim or a ruling instead "
+        "of ending the game at once; empty: all end the game automatically.",
+    )
+    offer_min_moves = models.PositiveSmallIntegerField(
+        default=40, help_text="A player may offer a draw once they have played this many moves."
+    )
+    false_claim_penalty_ms = models.PositiveIntegerField(
+        default=0, help_text="Time added to the opponent's clock after a claim refused (ms)."
+    )
+    move_during_claim = models.CharField(
+        max_length=12, choices=MoveDuringClaim.choices, default=MoveDuringClaim.CLAIM_FIRST
+    )
+
+    class FlagVsLoneKing(models.TextChoices):
+        LOSS = "loss", "A flag loses, whatever the opponent has left (the plain reading)"
+        DRAW = "draw", "A flag is a draw when the opponent has only a lone king (FMJD 7.3.3)"
+
+    flag_vs_lone_king = models.CharField(
+        max_length=4, choices=FlagVsLoneKing.choices, default=FlagVsLoneKing.LOSS
+    )
+
+    def __str__(self) -> str:
+        return f"ending rules of {self.event}"
+
+
+class DrawOffer(models.Model):
+    """FMJD 7.3.1: a draw offered by one player after their move; a move by the opponent
+    declines it, acceptance draws the game."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined by a move"
+        LAPSED = "lapsed", "Lapsed (the game ended otherwise)"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="draw_offers")
+    side = models.CharField(max_length=5, choices=SIDES)
+    ply = models.PositiveIntegerField(help_text="The game's ply when the offer was made.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+        indexes = [models.Index(fields=["game", "status"])]
+
+    def __str__(self) -> str:
+        return f"draw offer by {self.side} in game {self.game_id} at ply {self.ply}: {self.status}"
+
+
+class Claim(models.Model):
+    """A claim of a draw under FMJD 6.1-6.4 or of the opponent's flag, stored with the request
+    and decided by a task (or the sweep) against the game's record under the game's lock."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        GRANTED = "granted", "Granted"
+        REFUSED = "refused", "Refused"
+
+    ARTICLES = ("6.1", "6.2", "6.3", "6.4", "flag")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="claims")
+    article = models.CharField(max_length=5, help_text="6.1, 6.2, 6.3, 6.4 or flag.")
+    side = models.CharField(
+        max_length=5, choices=SIDES, blank=True, help_text="The claimant (empty: the arbiter)."
+    )
+    flag_side = models.CharField(
+        max_length=5, choices=SIDES, blank=True, help_text="A flag claim: whose flag."
+    )
+    ply = models.PositiveIntegerField(help_text="The game's ply when the claim was made.")
+    request_id = models.CharField(max_length=100)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    code = models.CharField(max_length=30, blank=True)
+    explanation = models.JSONField(default=dict, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+        indexes = [models.Index(fields=["status", "created_at"])]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "request_id"], name="unique_claim_request_id")
+        ]
+
+    def __str__(self) -> str:
+        return f"claim {self.article} in game {self.game_id} at ply {self.ply}: {self.status}"
+
+
+class Irregularity(models.Model):
+    """An irregularity of FMJD 5.4 recorded by the arbiter; only the opponent of the player
+    who committed it decides: rectified, or maintained (a move of theirs accepts it, 5.7)."""
+
+    class Kind(models.TextChoices):
+        PLAYED_TWICE = "played_twice", "Played twice in a row"
+        IRREGULAR_MOVE = "irregular_move", "An irregular move"
+        TOUCHED_OTHER = "touched_other", "Touched one piece and played another"
+        TOOK_BACK = "took_back", "Took back a move"
+        MOVED_OPPONENT_PIECE = "moved_opponent_piece", "Moved an opponent's piece"
+        NOT_CAPTURING = "not_capturing", "Did not capture"
+        WRONG_CAPTURE_COUNT = "wrong_capture_count", "Captured fewer or more pieces than required"
+        STOPPED_CAPTURE = "stopped_capture", "Stopped during a capture"
+        REMOVED_WRONGLY = "removed_wrongly", "Removed pieces wrongly"
+        NOT_CROWNED = "not_crowned", "Did not crown a man"
+        UNCROWNED_KING = "uncrowned_king", "Played with an uncrowned king"
+        TWO_HANDS = "two_hands", "Used two hands"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the opponent's choice"
+        RECTIFIED = "rectified", "Rectified (FMJD 5.4)"
+        MAINTAINED = "maintained", "Maintained (FMJD 5.4)"
+        ACCEPTED = "accepted", "Accepted by the opponent's move (FMJD 5.7)"
+        LAPSED = "lapsed", "Lapsed (the game ended otherwise)"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="irregularities")
+    kind = models.CharField(max_length=25, choices=Kind.choices)
+    side = models.CharField(max_length=5, choices=SIDES, help_text="Who committed it.")
+    ply = models.PositiveIntegerField(help_text="The game's ply when it was recorded.")
+    fen_before = models.CharField(max_length=200, help_text="The position the record held.")
+    fen_on_board = models.CharField(
+        max_length=200, blank=True, help_text="The position as it stands on the board."
+    )
+    note = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    reason = models.TextField(blank=True, help_text="Why, as given with the choice.")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    chosen_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} by {self.side} in game {self.game_id} at ply {self.ply}: {self.status}"
 
 
 class NotationSheet(models.Model):

@@ -7,9 +7,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from arbiter.errors import NotFound
+from rules.svg import board_svg
 
 from . import pdn_export
-from .diagram import game_svg
 from .public_game import game_page as page_data
 
 
@@ -28,6 +28,6 @@ def game_page(request, slug: str, number: int, board: int):
             "event": game.round.event,
             "round": game.round,
             "data": data,
-            "svg": game_svg(data["fens"][-1], size=400),
+            "svg": board_svg(data["fens"][-1], size=400),
         },
     )

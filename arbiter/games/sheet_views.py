@@ -11,9 +11,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from arbiter.errors import DomainError, Forbidden, Invalid, NotFound
+from rules.svg import board_svg
 
 from . import sheet_selectors
-from .diagram import game_svg
 from .services import sheets
 
 MAX_UPLOAD = 200_000
@@ -121,7 +121,7 @@ def compare_sheets(request, game_id: int):
             "event": game.round.event,
             "round": game.round,
             "view": view,
-            "svg": game_svg(fen, size=320),
+            "svg": board_svg(fen, size=320),
             "error": error,
             "choice": choice,
             "pending": any(v["status"] == "pending" for v in view["versions"]),

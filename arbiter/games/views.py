@@ -15,9 +15,10 @@ from django.views.decorators.http import require_GET
 
 from arbiter.errors import NotFound
 from arbiter.events.permissions import can_view, is_arbiter
+from rules.svg import board_svg
 
 from . import presentation, selectors
-from .diagram import game_svg
+from .models import Irregularity
 
 
 class _LoginNeeded(Exception):
@@ -67,9 +68,12 @@ def board(request, game_id: int):
             "game": game,
             "event": game.round.event,
             "round": game.round,
-            "svg": game_svg(game.fen, last_move=presentation.last_move_notation(game)),
+            "svg": board_svg(
+                game.fen, last_move=presentation.last_move_notation(game) or None, size=480
+            ),
             "arrival": selectors.arrival_state(game),
             "tc": presentation.time_control(game.round.event),
+            "irregularity_kinds": Irregularity.Kind.choices,
         },
     )
 
@@ -98,10 +102,11 @@ def diagram(request, game_id: int):
     """The game's position as SVG (?flipped=1: Black at the bottom)."""
     game = presentation.game_for_page(game_id)
     _require(request, game.round.event, arbiter=False)
-    svg = game_svg(
+    svg = board_svg(
         game.fen,
-        last_move=presentation.last_move_notation(game),
+        last_move=presentation.last_move_notation(game) or None,
         flipped=request.GET.get("flipped") in {"1", "true"},
+        size=480,
     )
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "no-cache"

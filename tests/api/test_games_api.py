@@ -1,4 +1,4 @@
-"""The games API (GAMES_API.md): state, moves, clock actions, through HTTP and auth."""
+"""The games API (docs/api.md): state, moves, clock actions, through HTTP and auth."""
 
 from __future__ import annotations
 

@@ -55,7 +55,9 @@ def _finish(round_, rng, by, met: set):
     for g in round_.games.filter(result=""):
         outcome = rng.choice(OUTCOMES)
         if outcome == "forfeit":
-            game_services.forfeit(g, absent=rng.choice(["white", "black", "both"]), by=by, reason="late")
+            game_services.forfeit(
+                g, absent=rng.choice(["white", "black", "both"]), by=by, reason="late"
+            )
         else:
             game_services.set_result(g, outcome, by=by)
     for g in round_.games.filter(result__in=PLAYED):

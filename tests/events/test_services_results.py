@@ -68,7 +68,9 @@ def test_fmjd_6_1_a_draw_by_repetition_cannot_score_a_win(setup):
 def test_fmjd_7_2_3_no_pieces_left_is_a_win_not_a_draw(setup):
     _, arbiter, round1 = setup
     with pytest.raises(Invalid, match="no_pieces"):
-        game_services.set_result(round1.games.get(board=1), "1-1", termination="no_pieces", by=arbiter)
+        game_services.set_result(
+            round1.games.get(board=1), "1-1", termination="no_pieces", by=arbiter
+        )
 
 
 def test_a_correction_needs_a_reason_and_logs_who_when_old_new_and_why(setup):

@@ -1,7 +1,7 @@
 """Flags caught by REAL parts: a Redis server and Celery worker processes on the test database.
 
-DESIGN.md, Deadlines: the ETA task catches a flag to the millisecond; the sweep (beat, every
-second) catches the flags of a worker killed with its tasks; the service makes repeats harmless.
+docs/design.md, Deadlines: the ETA task catches a flag to the millisecond; the sweep (beat,
+every second) catches the flags of a worker killed with its tasks; the service makes repeats harmless.
 """
 
 from __future__ import annotations

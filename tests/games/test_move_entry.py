@@ -1,4 +1,4 @@
-"""The move-entry service (DESIGN.md, "The path of one move"), on the database of the run."""
+"""The move-entry service (docs/design.md, "The path of a move"), on the database of the run."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import pytest
 
 from arbiter.errors import Conflict
 from arbiter.events.models import AuditEntry, Round
-from arbiter.games import services
+from arbiter.games import selectors, services
 from arbiter.games.models import Game
 from arbiter.games.services import arrival
 from clocks.models import ClockLog
@@ -23,6 +23,19 @@ MIN = timedelta(minutes=1)
 
 def _move_no_pieces(game, arbiter, t0):  # FMJD 7.2.3: the last man is taken
     services.submit_move(game.pk, ply=1, move="28x17", request_id="r1", by=arbiter)
+
+
+def _draw_rule(game, arbiter, t0):  # FMJD 6.4: two kings against one, 5 moves each
+    state = services.submit_move(game.pk, ply=1, move=_any_move(game), request_id="r1", by=arbiter)
+    for ply in range(2, 11):
+        assert state["status"] == "running"
+        move = state["legal_moves"][0]  # the count, not the moves, ends the game
+        state = services.submit_move(game.pk, ply=ply, move=move, request_id=f"r{ply}", by=arbiter)
+    assert state["termination"] == "draw_5_moves"
+
+
+def _any_move(game):
+    return selectors.game_state(Game.objects.get(pk=game.pk))["legal_moves"][0]
 
 
 def _flag_task(game, arbiter, t0):  # FMJD Annex 3: time exceeded (the ETA task's call)
@@ -59,6 +72,7 @@ def _forfeit(game, arbiter, t0):
 
 ENDINGS = {
     "move": _move_no_pieces,
+    "draw_rule": _draw_rule,
     "flag_task": _flag_task,
     "flag_sweep": _flag_sweep,
     "flag_on_move": _flag_on_move,
@@ -74,7 +88,7 @@ def test_every_ending_writes_one_audit_entry_one_stop_line_and_finishes_the_roun
     how, arbiter_user, clock_at, t0
 ):
     event = make_event(time_control="7200", arbiter=arbiter_user)
-    game = make_game(event, fen="W:W28:B22")
+    game = make_game(event, fen="W:WK46,K50:BK5" if how == "draw_rule" else "W:W28:B22")
     Round.objects.filter(pk=game.round_id).update(status=Round.Status.PUBLISHED)
     clock_at(t0)
     services.start_clocks(game, by=arbiter_user)

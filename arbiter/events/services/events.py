@@ -53,7 +53,7 @@ def _unique_slug(name: str) -> str:
     return slug
 
 
-def _clean(field: str, value):
+def _clean(field: str, value):  # noqa: C901 - one branch per field of an event
     """The value to store for `field`, or Invalid saying what is wrong with it."""
     if field == "name":
         text = str(value or "").strip()

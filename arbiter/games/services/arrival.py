@@ -10,8 +10,10 @@ FMJD 10.5 leaves the clock and the session to the competition rules; what is kno
   move (`note_arrival_by_move`, for the move-entry service).
 - Past `start + delay`, a player with no arrival, or an arrival recorded after that limit,
   has lost: "+/-" (black absent), "-/+" (white absent) or "-/-" (both), termination
-  "forfeit". The sweep (`forfeit_late_arrivals`, every 10 s from beat) and a lazy check on
-  `mark_arrived` apply it; every write is a conditional update, so repeats are harmless.
+  "forfeit". The sweep (`forfeit_late_arrivals`, every 10 s from beat) and lazy checks on
+  `mark_arrived` and on a move apply it, through the one ending service (ending.py); each
+  looks again under the game's lock, so repeats are harmless.
+- The reads (round start, arrival limit and state) are in games/selectors.py.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from arbiter.games.models import Game
 from clocks import clock as clockmath
 from clocks.models import Clock, ClockLog
 from clocks.timecontrol import TimeControlError
+from rules import Color
 
 from .flags import flag_if_due, on_commit_arm
 from .locking import lock_game, save_clock, save_game, server_now
@@ -64,14 +65,14 @@ def _apply(game: Game, action: str, *, by, reason: str, side=None, delta_ms=None
         if action == "start":
             # FMJD Annex 3: the referee starts White's clock (the side to move, for a game
             # that starts from a set position).
-            turn = selectors.rules_game(game).position.turn.name.lower()
-            after = clockmath.start(before, tc, now, clockmath.Side(turn))
+            turn = selectors.rules_game(game).position.turn
+            after = clockmath.start(before, tc, now, turn)
         elif action == "pause":
             after = clockmath.pause(before, now)
         elif action == "resume":
             after = clockmath.resume(before, now)
         elif action == "adjust":
-            after = clockmath.adjust(before, clockmath.Side(side), delta_ms, tc, now)
+            after = clockmath.adjust(before, Color(side), delta_ms, tc, now)
         elif action == "set":
             after = clockmath.set_times(before, kw["white_ms"], kw["black_ms"], tc, now)
         else:

@@ -16,6 +16,7 @@ Two forms, one decision:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -110,17 +111,15 @@ def end_game(
     if clock is not None:
         before = clock.state
         if clock.stop_if_running(now):  # no flag can fall on a finished game
-            clock_log = {
-                "clock_id": clock.pk,
-                "at": now,
-                "action": ClockLog.Action.STOP.value,
-                "side": "",
-                "delta_ms": None,
-                "reason": f"game over ({result}): {reason}" if reason else f"game over ({result})",
-                "user_id": _user_id(by),
-                "before": before.to_dict(),
-                "after": clock.state.to_dict(),
-            }
+            clock_log = ClockLog.row(
+                clock.pk,
+                ClockLog.Action.STOP,
+                before,
+                clock.state,
+                at=now,
+                reason=f"game over ({result}): {reason}" if reason else f"game over ({result})",
+                user_id=_user_id(by),
+            )
     audit = _audit_row(game, by=by, action=action, old=old, reason=reason, now=now)
     return Ending(game, list(FINISH_FIELDS), clock_log, audit)
 
@@ -138,13 +137,13 @@ def reopen_game(game: Game, *, by, reason: str, now: datetime) -> Ending:
     return Ending(game, list(FINISH_FIELDS), None, audit)
 
 
-def insert_ending_rows(endings: list[Ending], *, clock_logs: list[dict] = ()) -> None:
+def insert_ending_rows(endings: list[Ending], *, clock_logs: Sequence[dict] = ()) -> None:
     """Insert the endings' STOP lines (after `clock_logs`, the caller's own lines at the same
-    instant, e.g. the flag's) and audit entries. For one ending, plain statements that join
-    the caller's sqlrows.together(); for many, one bulk insert per table."""
+    instant, e.g. the flag's) and audit entries. For one game, plain statements that join
+    the caller's sqlrows.together(); for many (the sweep), one bulk insert per table."""
     logs = [*clock_logs, *(e.clock_log for e in endings if e.clock_log)]
     audits = [e.audit for e in endings]
-    if len(endings) <= 1:
+    if len(endings) <= 1 and len(logs) <= 2:  # a move or a flag: prepared, fixed statements
         if logs:
             sqlrows.insert_rows(ClockLog, logs)  # one statement: the lines keep their order
         if audits:

@@ -1,7 +1,7 @@
 """The one flag-fall service, and the arming of the Celery task that calls it at the deadline.
 
-Three callers, all idempotent (DESIGN.md, Deadlines): the ETA task for the current ply, the
-sweep of clocks whose deadline has passed (every second), and a lazy check on every read or
+Three callers, all idempotent (docs/design.md, Deadlines): the ETA task for the current ply,
+the sweep of clocks whose deadline has passed (every second), and a lazy check on every read or
 write of the game. Each re-reads the game under lock; a stale call finds a newer ply, a
 finished game or a flag already recorded, and does nothing. Tasks are never revoked.
 A deadline more than ARM_HORIZON away gets its task from the beat task arm_flags once it
@@ -9,7 +9,8 @@ comes within the horizon, not from the move that set it.
 
 FMJD (Annex 3, shared/rules/DIGEST.md section 10): a player who exceeds the time limit loses.
 The event's `flag_policy` says what happens at once: "automatic" ends the game (loss for the
-flagged side, termination FLAG); "claim" records the flag and leaves the game open until it is
+flagged side, termination FLAG; or a draw when the opponent has only a lone king and the
+event's EndingRules.flag_vs_lone_king says so, acts.flag_outcome); "claim" records the flag and leaves the game open until it is
 claimed (claims are a later issue: nothing here ends such a game).
 """
 
@@ -32,8 +33,10 @@ from arbiter.games.models import Game
 from arbiter.infra import sqlrows
 from clocks import clock as clockmath
 from clocks.models import Clock, ClockLog
-from rules.outcome import Score, Termination
+from rules import Color
+from rules.outcome import Termination
 
+from .acts import flag_outcome
 from .ending import Ending, automatic_reason, close_rounds, end_game, insert_ending_rows, result_of
 from .locking import lock_game, lock_games, save_clock, save_game, server_now
 
@@ -52,9 +55,7 @@ ARM_HORIZON = timedelta(minutes=2)
 ARM_EVERY = timedelta(seconds=30)
 
 
-def apply_flag(
-    game: Game, side: clockmath.Side, now: datetime
-) -> tuple[list[str], dict, Ending | None]:
+def apply_flag(game: Game, side: Color, now: datetime) -> tuple[list[str], dict, Ending | None]:
     """Record `side`'s flag on the locked `game` in memory (its clock ran out at or before
     `now`): returns the game fields to save, the clock's FLAG line (a row for
     sqlrows.insert_rows) and, under the "automatic" policy, the game's ending; all unsaved."""
@@ -74,29 +75,25 @@ def apply_flag(
         # claimed (a later issue) or an arbiter gives time back and resumes.
         clock.apply(clockmath.pause(state, fell_at))
     clock.updated_at = now
-    line = {
-        "clock_id": clock.pk,
-        "at": now,
-        "action": ClockLog.Action.FLAG.value,
-        "side": side.value,
-        "delta_ms": None,
-        "reason": f"time exceeded at {fell_at.isoformat()}",
-        "user_id": None,
-        "before": state.to_dict(),
-        "after": clock.state.to_dict(),
-    }
+    line = ClockLog.row(
+        clock.pk,
+        ClockLog.Action.FLAG,
+        state,
+        clock.state,
+        at=now,
+        side=side,
+        reason=f"time exceeded at {fell_at.isoformat()}",
+    )
     ending = None
     if game.round.event.flag_policy != Event.FlagPolicy.CLAIM:
-        score = Score.BLACK_WINS if side is clockmath.Side.WHITE else Score.WHITE_WINS
-        termination = Termination.FLAG
-        ending = end_game(
-            game, result_of(score), termination, now=now, reason=automatic_reason(termination)
-        )
+        score, termination, why = flag_outcome(game, side.value)  # the event's rule
+        reason = automatic_reason(termination) if termination == Termination.FLAG else why
+        ending = end_game(game, result_of(score), termination, now=now, reason=reason)
         fields += ending.fields
     return list(dict.fromkeys(fields)), line, ending
 
 
-def record_flag(game: Game, side: clockmath.Side, now: datetime) -> None:
+def record_flag(game: Game, side: Color, now: datetime) -> None:
     """Record and save `side`'s flag on the locked `game`. Its writes are one statement
     on PostgreSQL: with the ORM's insert of the log line and a reload of the round, a flag
     cost 12.5 ms there, now 6.5-8.4 ms (in-process)."""
@@ -272,7 +269,7 @@ def arm_flag_checks(checks: list[tuple[int, int, datetime | None]]) -> None:
                 check_flag_task.apply_async(
                     (game_id, ply), eta=min(deadline, cap), queue="clock", producer=producer
                 )
-    except Exception:  # noqa: BLE001 - any broker failure; the sweep is the fallback
+    except Exception:  # any broker failure (logged); the sweep is the fallback
         log.exception("could not queue the flag checks %s", checks)
 
 

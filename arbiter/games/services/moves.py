@@ -1,4 +1,4 @@
-"""Move entry (DESIGN.md, "The path of one move")."""
+"""Move entry (docs/design.md, "The path of a move")."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from clocks import clock as clockmath
 from clocks.timecontrol import TimeControl, TimeControlError
 from rules import AmbiguousMove, IllegalMove, Position
 
+from . import pending
 from .ending import automatic_reason, close_rounds, end_game, insert_ending_rows, result_of
 from .flags import flag_if_due, on_commit_arm
 from .locking import lock_game, save_clock, save_game, server_now
@@ -74,6 +75,12 @@ def _same_move(game: Game, prior: Move, move: str) -> bool:
         return False
 
 
+def _waits_for_claim(game: Game, record, now) -> bool:
+    state = next(s for s in record.draw_rules() if s.applies)
+    limit = 2 * state.limit if state.plies is not None else None
+    return pending.draw_waits_for_claim(game, state.article, state.plies or 0, limit, now)
+
+
 class _Refused:
     """A refusal decided inside the transaction that must commit first (the flag recorded)."""
 
@@ -81,7 +88,7 @@ class _Refused:
         self.error = error
 
 
-def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:  # noqa: C901
+def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:
     """Play `move` as ply number `ply` of the game; return the game's state after it, with
     the move as stored under "move" (not the whole list of moves: GET has it).
 
@@ -118,23 +125,60 @@ def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> di
     return answer
 
 
-def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:
+def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict | _Refused:
+    """The path of one move under the game's lock (docs/design.md), step by step."""
     game = lock_game(game_id, by=by)
-    event = game.round.event
-    arbiter = is_arbiter(by, event)
-    side = player_side(by, game)
-    if not arbiter and side is None:
-        raise Forbidden(f"only an arbiter of '{event}' or a player of this game may enter moves")
-
+    arbiter, side = _mover(game, by)
     if ply <= game.ply:
         # A retry of an accepted move comes with its (now stale) ply. A request_id reused
         # for a new ply is caught by the unique constraint when the move is stored.
         prior = Move.objects.filter(game=game, request_id=request_id).first()
         if prior is not None:
             return _replay(game, prior, ply, move)
+    now = server_now(game.clock)
+    refused = _ended_before_the_move(game, now)
+    if refused is not None:
+        return refused
+    rules_game = selectors.rules_game(game)
+    turn = rules_game.position.turn.value
+    _check_playable(game, ply, now, turn=turn, arbiter=arbiter, side=side)
+    if game.acts_pending:  # an offer, a claim or an irregularity waits (services/pending.py)
+        refusal = pending.before_move(game, turn, now)
+        if refusal is not None:
+            return _Refused(refusal)
+    parsed, notation = _parse(rules_game.position, move, ply)
+    refused = _charge_clock(game, now, turn)
+    if refused is not None:
+        return refused
+    fields, endings = _play(game, rules_game, parsed, ply, turn, now)
+    answer = _store(
+        game,
+        rules_game,
+        fields,
+        endings,
+        ply=ply,
+        notation=notation,
+        now=now,
+        request_id=request_id,
+        by=by,
+    )
+    on_commit_arm(game)
+    return answer
 
-    clock = game.clock
-    now = server_now(clock)
+
+def _mover(game: Game, by) -> tuple[bool, str | None]:
+    """(whether `by` is an arbiter of the event, the side `by` plays in this game or None)."""
+    event = game.round.event
+    arbiter = is_arbiter(by, event)
+    side = player_side(by, game)
+    if not arbiter and side is None:
+        raise Forbidden(f"only an arbiter of '{event}' or a player of this game may enter moves")
+    return arbiter, side
+
+
+def _ended_before_the_move(game: Game, now) -> _Refused | None:
+    """The lazy checks: a flag that fell or a late arrival ends the game before the move is
+    looked at; the refusal commits with that ending."""
     if flag_if_due(game, now):
         # The clock is the authority: the mover's time had run out before the move arrived.
         return _Refused(
@@ -154,6 +198,12 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
                 details={"game": selectors.game_state(game, now)},
             )
         )
+    return None
+
+
+def _check_playable(game: Game, ply: int, now, *, turn: str, arbiter: bool, side) -> None:
+    """Conflict or Forbidden unless a move may be played now: the game open, `ply` the next
+    ply, the mover's turn, no flag pending, the clock started and running."""
     if game.status == Game.Status.FINISHED:
         raise Conflict(
             f"the game is over ({game.result}, {game.termination}): no more moves",
@@ -165,8 +215,6 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
             f"so the next move is ply {game.ply + 1}",
             details={"game": selectors.game_state(game, now)},
         )
-    rules_game = selectors.rules_game(game)
-    turn = rules_game.position.turn.name.lower()
     if not arbiter and side != turn:
         raise Forbidden(f"it is {turn}'s turn: the {side} player may not move now")
     if game.flag_side:
@@ -175,7 +223,12 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
             "flag is claimed or an arbiter gives time back",
             details={"game": selectors.game_state(game, now)},
         )
-    if clock is None and _timed(event.time_control):
+    _check_clock(game, now)
+
+
+def _check_clock(game: Game, now) -> None:
+    clock = game.clock
+    if clock is None and _timed(game.round.event.time_control):
         raise Conflict(
             "the clocks have not been started: an arbiter starts them first",
             details={"game": selectors.game_state(game, now)},
@@ -192,8 +245,10 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
                 details={"game": selectors.game_state(game, now)},
             )
 
-    # FMJD 3-4 (legal moves, majority capture): the engine is the judge.
-    position = rules_game.position
+
+def _parse(position: Position, move: str, ply: int) -> tuple[object, str]:
+    """The move and its notation as stored. FMJD 3-4 (legal moves, majority capture): the
+    engine is the judge."""
     try:
         parsed = position.parse_move(move)
     except AmbiguousMove as exc:
@@ -210,22 +265,31 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
             f"move {move!r} at ply {ply} is not legal: {exc.reason}",
             details={"reason": exc.reason, "legal_moves": list(exc.legal)},
         ) from None
-    notation = position.move_text(parsed)
+    return parsed, position.move_text(parsed)
 
-    if clock is not None:
-        try:
-            new_state = clockmath.press(clock.state, clock.tc, now)
-        except clockmath.FlagFallen:
-            # flag_if_due() said no, press() says yes: the same instant; the clock rules.
-            flag_if_due(game, now)
-            return _Refused(
-                Conflict(
-                    f"{game.flag_side or turn}'s time ran out: the move is refused",
-                    details={"game": selectors.game_state(game, now)},
-                )
+
+def _charge_clock(game: Game, now, turn: str) -> _Refused | None:
+    """Press the mover's clock at the server's `now` (in memory)."""
+    clock = game.clock
+    if clock is None:
+        return None
+    try:
+        new_state = clockmath.press(clock.state, clock.tc, now)
+    except clockmath.FlagFallen:
+        # flag_if_due() said no, press() says yes: the same instant; the clock rules.
+        flag_if_due(game, now)
+        return _Refused(
+            Conflict(
+                f"{game.flag_side or turn}'s time ran out: the move is refused",
+                details={"game": selectors.game_state(game, now)},
             )
-        clock.apply(new_state)
+        )
+    clock.apply(new_state)
+    return None
 
+
+def _play(game: Game, rules_game, parsed, ply: int, turn: str, now) -> tuple[list[str], list]:
+    """Play the move on the game in memory; (the game's fields to save, its ending if any)."""
     rules_game.push(parsed)
     game.fen = rules_game.position.fen()
     game.ply = ply
@@ -237,25 +301,31 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         game.started_at = game.started_at or now
         fields += ["status", "started_at"]
     outcome = rules_game.outcome()
-    endings = []
-    if outcome is not None:
-        # FMJD 7.2.2 / 7.2.3 (blocked, no pieces) and 6.1-6.4 (draws the arbiter must declare:
-        # "la fin de partie sera considérée égale"): the game ends with this move.
-        ending = end_game(
-            game,
-            result_of(outcome.score),
-            outcome.termination,
-            now=now,
-            reason=automatic_reason(outcome.termination),
-        )
-        endings.append(ending)
-        fields += ending.fields
+    if outcome is not None and outcome.winner is None and _waits_for_claim(game, rules_game, now):
+        outcome = None  # the event has this draw rule wait for a claim or a ruling
+    if outcome is None:
+        return fields, []
+    # FMJD 7.2.2 / 7.2.3 (blocked, no pieces) and 6.1-6.4 (draws the arbiter must declare:
+    # "la fin de partie sera considérée égale"): the game ends with this move.
+    ending = end_game(
+        game,
+        result_of(outcome.score),
+        outcome.termination,
+        now=now,
+        reason=automatic_reason(outcome.termination),
+    )
+    return fields + ending.fields, [ending]
+
+
+def _store(game, rules_game, fields, endings, *, ply, notation, now, request_id, by) -> dict:
+    """Write the clock, the game, the Move row and the ending's rows (plain writes whose
+    counts nobody reads: one statement on PostgreSQL), then the round; the answer."""
+    clock = game.clock
     white_ms = black_ms = None
     if clock is not None:
         white_ms, black_ms = clockmath.remaining(clock.state, clock.tc, now)
     answer = selectors.game_state(game, now, record=rules_game, with_moves=False)
     record = selectors.move_record(ply, notation, game.fen, white_ms, black_ms, now)
-    # Plain writes of three rows whose counts nobody reads: one statement on PostgreSQL.
     with sqlrows.together():
         if clock is not None:
             save_clock(clock)
@@ -277,5 +347,4 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         )
         insert_ending_rows(endings)
     close_rounds(endings)
-    on_commit_arm(game)
     return {**answer, "move": record}

@@ -155,7 +155,7 @@ def queue_read(job_id: int) -> None:
 
     try:
         read_pdn_import.delay(job_id)
-    except Exception:  # noqa: BLE001 - the file is stored; the page offers to read it
+    except Exception:
         import logging
 
         logging.getLogger(__name__).exception("could not queue the PDN import %s", job_id)
@@ -235,6 +235,34 @@ def _entered(game: Game, with_moves: set[int]) -> tuple[list[str], str]:
     )
 
 
+def _why_not_matched(same: list[Game], reversed_: list[Game], round_tag: str) -> str:
+    if same:
+        return "more than one pairing of these players: " + ", ".join(
+            f"round {x.round.number} board {x.board}" for x in same
+        )
+    if reversed_:
+        x = reversed_[0]
+        return (
+            f"round {x.round.number} board {x.board} pairs these players with the colours reversed"
+        )
+    return "no pairing of these players" + (f" in round {round_tag}" if _int(round_tag) else "")
+
+
+def _action(old_moves: list[str], old_result: str, new_moves: list[str], result: str) -> dict:
+    """What applying a matched game does: new, the same as entered, or an overwrite (only
+    where the arbiter confirms it), and why."""
+    if not old_moves and not old_result:
+        return {"action": "new"}
+    if old_moves == new_moves and old_result in ("", result):
+        return {"action": "same"}
+    differ = []
+    if old_moves != new_moves:
+        differ.append(f"{len(old_moves)} plies entered, {len(new_moves)} in the file")
+    if old_result and result and old_result != result:
+        differ.append(f"result {old_result} entered, {result} in the file")
+    return {"action": "overwrite", "why": "; ".join(differ) or "differs from what is entered"}
+
+
 def read_import(job_id: int) -> PdnImport:
     """Read and match every game of the file (the task's work); see the module."""
     job = PdnImport.objects.select_related("event").filter(pk=job_id).first()
@@ -273,31 +301,8 @@ def read_import(job_id: int) -> PdnImport:
                 "line": g.line + first_line - 1,
             }
             if len(same) != 1:
-                if len(same) > 1:
-                    conflicts.append(
-                        {
-                            **base,
-                            "why": "more than one pairing of these players: "
-                            + ", ".join(f"round {x.round.number} board {x.board}" for x in same),
-                        }
-                    )
-                elif reversed_:
-                    x = reversed_[0]
-                    conflicts.append(
-                        {
-                            **base,
-                            "why": f"round {x.round.number} board {x.board} "
-                            "pairs these players with the colours reversed",
-                        }
-                    )
-                else:
-                    unmatched.append(
-                        {
-                            **base,
-                            "why": "no pairing of these players"
-                            + (f" in round {base['round']}" if _int(base["round"]) else ""),
-                        }
-                    )
+                listed = unmatched if not same and not reversed_ else conflicts
+                listed.append({**base, "why": _why_not_matched(same, reversed_, base["round"])})
                 continue
             game = same[0]
             result = normalize_result(g.result)
@@ -323,19 +328,7 @@ def read_import(job_id: int) -> PdnImport:
                 )
                 continue
             claimed[game.pk] = index
-            old_moves, old_result = _entered(game, with_moves)
-            if not old_moves and not old_result:
-                entry["action"] = "new"
-            elif old_moves == new_moves and old_result in ("", result):
-                entry["action"] = "same"
-            else:
-                entry["action"] = "overwrite"
-                differ = []
-                if old_moves != new_moves:
-                    differ.append(f"{len(old_moves)} plies entered, {len(new_moves)} in the file")
-                if old_result and result and old_result != result:
-                    differ.append(f"result {old_result} entered, {result} in the file")
-                entry["why"] = "; ".join(differ) or "differs from what is entered"
+            entry.update(_action(*_entered(game, with_moves), new_moves, result))
             matched.append(entry)
         if index - reported >= SLICE_GAMES:
             PdnImport.objects.filter(pk=job.pk).update(done=index)

@@ -99,7 +99,7 @@ def queue_check(sheet_id: int) -> None:
 
     try:
         check_notation_sheet.delay(sheet_id)
-    except Exception:  # noqa: BLE001 - the sheet is stored; the page checks it later
+    except Exception:
         log.exception("could not queue the check of notation sheet %s", sheet_id)
 
 
@@ -230,6 +230,34 @@ def check_pending(game_id: int) -> int:
 # --------------------------------------------------------------------------- approval
 
 
+def _result_to_write(where: str, sheet_result, entered, result_stands) -> str | None:
+    """The result an approval writes (None: the entered one stands). Where the sheet's and
+    the entered result differ, the arbiter says which stands (FMJD 10.2: the record is the
+    arbiter's to approve); otherwise the sheet's result is written where none was entered."""
+    if result_stands not in (None, *RESULT_CHOICES):
+        raise Invalid(
+            f"result_stands must be one of {', '.join(RESULT_CHOICES)}",
+            details={"field": "result_stands"},
+        )
+    if not sheet_result:
+        return None
+    if not entered:
+        return sheet_result
+    if sheet_result == entered:
+        return None
+    if result_stands is None:
+        raise Conflict(
+            f"{where}: the sheet gives {sheet_result}, the entered result is {entered}: "
+            "say which one stands (result_stands: sheet or entered)",
+            details={
+                "choice": "result_stands",
+                "sheet_result": sheet_result,
+                "entered_result": entered,
+            },
+        )
+    return sheet_result if result_stands == "sheet" else None
+
+
 def approve_sheet(
     sheet_id: int, *, by, reason: str = "", result_stands: str | None = None
 ) -> NotationSheet:
@@ -270,29 +298,8 @@ def approve_sheet(
                 details={"field": "reason"},
             )
         report = sheet.report
-        sheet_result = report.get("result")
         entered = game.result or None
-        if result_stands not in (None, *RESULT_CHOICES):
-            raise Invalid(
-                f"result_stands must be one of {', '.join(RESULT_CHOICES)}",
-                details={"field": "result_stands"},
-            )
-        new_result = None
-        if sheet_result and entered and sheet_result != entered:
-            if result_stands is None:
-                raise Conflict(
-                    f"{where}: the sheet gives {sheet_result}, the entered result is {entered}: "
-                    "say which one stands (result_stands: sheet or entered)",
-                    details={
-                        "choice": "result_stands",
-                        "sheet_result": sheet_result,
-                        "entered_result": entered,
-                    },
-                )
-            if result_stands == "sheet":
-                new_result = sheet_result
-        elif sheet_result and not entered:
-            new_result = sheet_result
+        new_result = _result_to_write(where, report.get("result"), entered, result_stands)
         old_record = record_of(game)
         new_record = [m["notation"] for m in report["moves"]]
         old_ply = game.ply

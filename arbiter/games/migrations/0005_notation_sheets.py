@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0002_moves_clock_and_flag"),
+        ("games", "0004_flag_vs_lone_king"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("events", "0003_event_time_control_moves_first"),
-        ("games", "0003_notation_sheets"),
+        ("games", "0005_notation_sheets"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
