@@ -98,4 +98,6 @@ def test_import_progress_bar_moves_in_the_browser(phone, live_server, client, tr
     assert phone.js("document.documentElement.scrollWidth") <= 390, wide
     PdnImport.objects.filter(pk=job.pk).update(status="pending", done=0)
     pdn_import.read_import(job.pk)  # the task's work: the page sees it done and reloads
-    phone.wait_for("document.body.textContent.includes('games: 0 new')", timeout=20)
+    phone.wait_for(
+        "!!document.body && document.body.textContent.includes('games: 0 new')", timeout=20
+    )
