@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from arbiter.errors import Forbidden
+from arbiter.errors import Forbidden, Invalid
 from arbiter.events.models import AuditEntry
 from arbiter.events.permissions import is_arbiter, player_side
 from arbiter.games.models import Claim, DrawOffer, EndingRules, Game, Irregularity
@@ -72,8 +72,6 @@ def actor(game: Game, by, side: str | None) -> tuple[bool, str]:
 
 
 def raise_invalid_side(side) -> None:
-    from arbiter.errors import Invalid
-
     raise Invalid(
         f"side must be 'white' or 'black' (the player the arbiter acts for), not {side!r}",
         details={"field": "side"},

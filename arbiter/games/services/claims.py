@@ -205,7 +205,7 @@ def decide_claim(claim_id: int, *, now: datetime | None = None) -> bool:
         return False
     with transaction.atomic():
         game = lock_game(row[0])
-        claim = Claim.objects.get(pk=claim_id)
+        claim = Claim.objects.select_related("by").get(pk=claim_id)  # the claimant: logged
         if claim.status != Claim.Status.PENDING:
             return False
         _decide_locked(game, claim, now or server_now(game.clock))
@@ -216,7 +216,8 @@ def decide_claim(claim_id: int, *, now: datetime | None = None) -> bool:
 def decide_pending(game: Game, now: datetime) -> list[Claim]:
     """On a locked game: decide its pending claims in the order they were made (a move that
     found them pending, under the event's "claim_first" rule)."""
-    claims = list(Claim.objects.filter(game=game, status=Claim.Status.PENDING).order_by("pk"))
+    pending = Claim.objects.filter(game=game, status=Claim.Status.PENDING).select_related("by")
+    claims = list(pending.order_by("pk"))
     for claim in claims:
         _decide_locked(game, claim, now)
     return claims
