@@ -35,6 +35,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # django-ninja as an app: /api/docs takes Swagger UI from its static files (served by
+    # whitenoise), not from a CDN, so that the docs work offline in a playing hall.
+    "ninja",
     "clocks",
     "arbiter.accounts",
     "arbiter.events",

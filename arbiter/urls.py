@@ -11,3 +11,7 @@ urlpatterns = [
     path("", include("arbiter.games.urls")),
     path("", include("arbiter.web.urls")),
 ]
+
+# Errors in the site's layout, saying what was refused or not found and why.
+handler403 = "arbiter.web.views.forbidden"
+handler404 = "arbiter.web.views.not_found"

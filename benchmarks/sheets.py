@@ -108,7 +108,8 @@ def bench_sheets(n: int, rng: random.Random, peer) -> None:
     from arbiter.games.services import sheets
     from rules import Position
     from rules.notation_sheet import align, check_sheet
-    from tests.games.factories import make_event, make_game, make_player, make_user
+    from tests.accounts.builders import make_user
+    from tests.games.builders import make_event, make_game, make_player
 
     print(f"1. A sheet checked and reconciled ({n} sheets of 90-130 plies)")
     arbiter = make_user("bench-arbiter")
@@ -172,7 +173,8 @@ def bench_import(n: int, rng: random.Random, peer) -> None:
     from arbiter.games.models import Game
     from arbiter.games.services import pdn_import
     from rules.pdn import parse_games
-    from tests.games.factories import make_event, make_user
+    from tests.accounts.builders import make_user
+    from tests.games.builders import make_event
 
     boards = 100
     rounds = -(-n // boards)

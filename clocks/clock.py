@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from clocks import errors
 from clocks.timecontrol import IncrementKind, TimeControl, TimeControlError
 from rules.position import Color  # the one side type, shared with the rules
 
@@ -69,7 +70,13 @@ _MS = timedelta(milliseconds=1)
 
 
 class ClockError(ValueError):
-    """A clock operation that does not fit the clock's state; nothing was changed."""
+    """A clock operation that does not fit the clock's state; nothing was changed. `code`
+    and `params` say why (clocks/errors.py)."""
+
+    def __init__(self, code: str, /, **params: Any):
+        self.code = code
+        self.params = params
+        super().__init__(errors.text(code, params))
 
 
 class FlagFallen(Exception):  # not FlagFallenError: the name the contract gives
@@ -79,21 +86,25 @@ class FlagFallen(Exception):  # not FlagFallenError: the name the contract gives
         self.side = side
         self.over_by_ms = over_by_ms
         self.deadline = deadline
-        super().__init__(
-            f"{side.value}'s flag fell at {deadline.isoformat()} ({over_by_ms} ms before the move)"
-        )
+        self.code = "clock.flag_fallen"
+        self.params = {
+            "side": side.value,
+            "deadline": deadline.isoformat(),
+            "over_by_ms": over_by_ms,
+        }
+        super().__init__(errors.text(self.code, self.params))
 
 
 def _pair(value: Any, what: str) -> tuple[int, int]:
     pair = tuple(value)
     if len(pair) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
-        raise ClockError(f"{what} must be a pair of integers (white, black), not {value!r}")
+        raise ClockError("clock.bad_pair", what=what, value=value)
     return pair  # type: ignore[return-value]
 
 
 def _check_now(now: datetime) -> None:
     if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
-        raise ClockError(f"now must be an aware datetime (UTC), not {now!r}")
+        raise ClockError("clock.bad_now", now=now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,15 +125,15 @@ class ClockState:
         if self.running is not None:
             object.__setattr__(self, "running", Color(self.running))
         if min(self.remaining_ms) < 0 or min(self.moves) < 0 or min(self.period) < 0:
-            raise ClockError(f"negative clock value in {self!r}")
+            raise ClockError("clock.negative_value", state=repr(self))
         if self.spent_ms < 0:
-            raise ClockError(f"spent_ms must be >= 0, not {self.spent_ms}")
+            raise ClockError("clock.bad_spent", spent_ms=self.spent_ms)
         if self.running_since is not None:
             _check_now(self.running_since)
             if self.running is None or self.paused:
-                raise ClockError("running_since is set only while a clock runs")
+                raise ClockError("clock.running_since_not_running")
         elif self.running is not None and not self.paused:
-            raise ClockError("a running clock needs running_since")
+            raise ClockError("clock.running_without_since")
 
     def side_remaining(self, side: Color) -> int:
         return self.remaining_ms[Color(side).index]
@@ -161,7 +172,7 @@ def _with_side(pair: tuple[int, int], side: Color, value: int) -> tuple[int, int
 
 def _ms_between(earlier: datetime, later: datetime) -> int:
     if later < earlier:
-        raise ClockError(f"now {later.isoformat()} is before {earlier.isoformat()}")
+        raise ClockError("clock.time_backwards", now=later.isoformat(), since=earlier.isoformat())
     return (later - earlier) // _MS
 
 
@@ -177,7 +188,7 @@ def _charged(used_ms: int, delay_ms: int) -> int:
 
 def _require_timed(tc: TimeControl) -> None:
     if not tc.timed:
-        raise TimeControlError("an untimed game ('-') has no clock")
+        raise TimeControlError("time_control.untimed_no_clock")
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -251,7 +262,7 @@ def start(
     _require_timed(tc)
     _check_now(now)
     if state.started:
-        raise ClockError("the clocks have already been started")
+        raise ClockError("clock.already_started")
     return replace(
         state, running=Color(side), running_since=now, spent_ms=0, paused=False, started=True
     )
@@ -265,9 +276,9 @@ def press(state: ClockState, tc: TimeControl, now: datetime) -> ClockState:
     """
     _check_now(now)
     if state.running is None:
-        raise ClockError("no clock is running: start the clocks first")
+        raise ClockError("clock.not_running")
     if state.paused:
-        raise ClockError("the clocks are paused: resume them before a move")
+        raise ClockError("clock.paused")
     side = state.running
     limit = deadline(state, tc)
     assert limit is not None  # running and not paused
@@ -314,9 +325,9 @@ def pause(state: ClockState, now: datetime) -> ClockState:
     """The arbiter stops the clocks; the time used on the current move is kept."""
     _check_now(now)
     if state.running is None:
-        raise ClockError("no clock is running: nothing to pause")
+        raise ClockError("clock.nothing_to_pause")
     if state.paused:
-        raise ClockError("the clocks are already paused")
+        raise ClockError("clock.already_paused")
     return replace(state, spent_ms=elapsed_ms(state, now), running_since=None, paused=True)
 
 
@@ -324,7 +335,7 @@ def resume(state: ClockState, now: datetime) -> ClockState:
     """Restart the paused clock; its deadline moves later by the time it was paused."""
     _check_now(now)
     if not state.paused:
-        raise ClockError("the clocks are not paused")
+        raise ClockError("clock.not_paused")
     return replace(state, running_since=now, paused=False)
 
 
@@ -344,7 +355,7 @@ def adjust(
     """
     side = Color(side)
     if not isinstance(delta_ms, int) or isinstance(delta_ms, bool):
-        raise ClockError(f"delta_ms must be an integer of milliseconds, not {delta_ms!r}")
+        raise ClockError("clock.bad_delta", delta_ms=delta_ms)
     used = 0
     if state.running is side:
         delay = _delay_of(state, tc, side) if tc is not None else 0
@@ -352,8 +363,10 @@ def adjust(
     new = state.side_remaining(side) + delta_ms
     if new - used < 0:
         raise ClockError(
-            f"cannot take {-delta_ms} ms from {side.value}: its clock shows "
-            f"{state.side_remaining(side) - used} ms (the lowest it may go is 0)"
+            "clock.below_zero",
+            taken=-delta_ms,
+            side=side.value,
+            shows=state.side_remaining(side) - used,
         )
     return replace(state, remaining_ms=_with_side(state.remaining_ms, side, new))
 
@@ -372,11 +385,11 @@ def set_times(
     """
     for name, value in (("white_ms", white_ms), ("black_ms", black_ms)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ClockError(f"{name} must be an integer of milliseconds >= 0, not {value!r}")
+            raise ClockError("clock.bad_time", name=name, value=value)
     values = (white_ms, black_ms)
     if state.running is not None:
         if not state.paused and now is None:
-            raise ClockError("a clock is running: give `now`, or pause the clocks first")
+            raise ClockError("clock.running_needs_now")
         side = state.running
         delay = _delay_of(state, tc, side) if tc is not None else 0
         used = _charged(elapsed_ms(state, now) if now is not None else state.spent_ms, delay)

@@ -54,7 +54,7 @@ def _event_for_write(event_id: int, request) -> Event:
 def _entry(entry_id: int, request) -> Entry:
     entry = Entry.objects.select_related("event", "player").filter(pk=entry_id).first()
     if entry is None:
-        raise NotFound(f"entry {entry_id} not found")
+        raise NotFound("entry.not_found", entry_id=entry_id)
     selectors.get_event(entry.event_id, _user(request))
     return entry
 
@@ -190,7 +190,7 @@ def add_entry(request, event_id: int, payload: EntryIn):
     event = _event_for_write(event_id, request)
     player = Player.objects.filter(pk=payload.player_id).first()
     if player is None:
-        raise NotFound(f"player {payload.player_id} not found")
+        raise NotFound("player.not_found", player_id=payload.player_id)
     return Status(201, entry_dict(services.add_entry(event, player, by=request.user)))
 
 
@@ -238,7 +238,7 @@ def request_bye(request, entry_id: int, payload: ByeIn):
 def player_card(request, player_id: int):
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
-        raise NotFound(f"player {player_id} not found")
+        raise NotFound("player.not_found", player_id=player_id)
     card = selectors.player_card(player, user=_user(request))
     return {
         "player": exports.player_dict(player),
@@ -422,5 +422,5 @@ def set_arbiters(request, event_id: int, payload: ArbitersIn):
     users = list(get_user_model().objects.filter(username__in=usernames))
     missing = sorted(set(usernames) - {u.username for u in users})
     if missing:
-        raise NotFound(f"no user(s) {', '.join(missing)}")
+        raise NotFound("user.not_found", missing=list(missing))
     return event_dict(services.set_arbiters(event, users, by=request.user), request.user)

@@ -28,7 +28,9 @@ import csv
 import io
 from dataclasses import dataclass
 
+from arbiter import messages
 from arbiter.errors import Invalid
+from arbiter.messages import Problem
 
 COLUMNS = ("surname", "given_name", "fmjd_id", "federation", "rating", "title", "club")
 REQUIRED = ("surname",)
@@ -41,13 +43,24 @@ class Row:
     values: dict[str, str]
 
 
-@dataclass(frozen=True)
-class LineError:
-    line: int
-    reason: str
+class LineError(Problem):
+    """What is wrong with one line of the file: a code and its params (arbiter/messages.py)."""
+
+    def __init__(self, line: int, code: str, /, **params):
+        super().__init__(code, **params)
+        self.line = line
+
+    @property
+    def reason(self) -> str:
+        return messages.render(self.code, self.params)
 
     def as_dict(self) -> dict:
-        return {"line": self.line, "reason": self.reason}
+        return {
+            "line": self.line,
+            "code": self.code,
+            "params": messages.jsonable(self.params),
+            "reason": self.reason,
+        }
 
 
 def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
@@ -56,27 +69,27 @@ def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            return [], [LineError(1, f"the file is not UTF-8 text ({exc.reason})")]
+            return [], [LineError(1, "import.not_utf8", error=exc.reason)]
     text = text.lstrip("\ufeff")
     first = text.split("\n", 1)[0]
     delimiter = ";" if first.count(";") > first.count(",") else ","
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     header = next(reader, None)
     if not header or not any(h.strip() for h in header):
-        return [], [LineError(1, "the file is empty: the first line must name the columns")]
+        return [], [LineError(1, "import.empty_file")]
     names = [h.strip().lower().replace(" ", "_") for h in header]
     errors = []
     unknown = [n for n in names if n not in COLUMNS]
     if unknown:
         errors.append(
-            LineError(1, f"unknown column(s) {', '.join(unknown)}; known: {', '.join(COLUMNS)}")
+            LineError(1, "import.unknown_columns", unknown=list(unknown), known=list(COLUMNS))
         )
     missing = [c for c in REQUIRED if c not in names]
     if missing:
-        errors.append(LineError(1, f"missing column(s) {', '.join(missing)}"))
+        errors.append(LineError(1, "import.missing_columns", missing=missing))
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        errors.append(LineError(1, f"column(s) {', '.join(dupes)} given twice"))
+        errors.append(LineError(1, "import.duplicate_columns", columns=dupes))
     if errors:
         return [], errors
     rows = []
@@ -89,24 +102,26 @@ def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
                 continue
             if len(cells) != len(names):
                 errors.append(
-                    LineError(line, f"{len(cells)} fields where the header has {len(names)}")
+                    LineError(line, "import.field_count", fields=len(cells), columns=len(names))
                 )
                 continue
             rows.append(Row(line, {n: c.strip() for n, c in zip(names, cells, strict=True)}))
             if len(rows) > MAX_ROWS:
-                errors.append(LineError(line, f"more than {MAX_ROWS} players in one file"))
+                errors.append(LineError(line, "import.too_many_rows", max=MAX_ROWS))
                 break
     except csv.Error as exc:
-        errors.append(LineError(start, f"unreadable CSV ({exc})"))
+        errors.append(LineError(start, "import.unreadable_csv", error=str(exc)))
     return rows, errors
 
 
 def raise_if_errors(errors: list[LineError]) -> None:
     if errors:
         errors = sorted(errors, key=lambda e: e.line)
-        shown = "; ".join(f"line {e.line}: {e.reason}" for e in errors[:5])
-        more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+        shown = [Problem("import.line", line=e.line, reason=e) for e in errors[:5]]
         raise Invalid(
-            f"nothing imported: {len(errors)} bad line(s): {shown}{more}",
+            "import.bad_lines" if len(errors) <= 5 else "import.bad_lines_more",
+            count=len(errors),
+            lines=shown,
+            more=len(errors) - 5,
             details={"errors": [e.as_dict() for e in errors]},
         )

@@ -22,7 +22,7 @@ def game_for_page(game_id: int) -> Game:
         .first()
     )
     if game is None:
-        raise NotFound(f"game {game_id} does not exist")
+        raise NotFound("game.not_found", game_id=game_id)
     return game
 
 
@@ -40,7 +40,7 @@ def time_control(event: Event) -> dict:
 def round_for_page(round_id: int) -> Round:
     round_ = Round.objects.select_related("event").filter(pk=round_id).first()
     if round_ is None:
-        raise NotFound(f"round {round_id} does not exist")
+        raise NotFound("round.not_found", round_id=round_id)
     return round_
 
 

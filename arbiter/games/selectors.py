@@ -139,14 +139,14 @@ def _game(game_id: int) -> Game:
     try:
         return game_for_read(game_id)
     except Game.DoesNotExist:
-        raise NotFound(f"game {game_id!r} does not exist") from None
+        raise NotFound("game.not_found", game_id=game_id) from None
 
 
 def readable_game(game_id: int, *, by) -> Game:
     """The game for `by`: published events for all, drafts for their arbiters."""
     game = _game(game_id)
     if not can_view(by, game.round.event):
-        raise Forbidden(f"the event of game {game_id} is not published")
+        raise Forbidden("game.event_not_published", game_id=game_id)
     return game
 
 
@@ -211,7 +211,7 @@ def game_for_result(game_id: int, user) -> Game:
     visible to them (a draft round only for its arbiters)."""
     game = Game.objects.select_related("round__event").filter(pk=game_id).first()
     if game is None:
-        raise NotFound(f"game {game_id} not found")
+        raise NotFound("game.not_found", game_id=game_id)
     get_round(game.round_id, user)
     return game
 

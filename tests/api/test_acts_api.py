@@ -7,7 +7,8 @@ import pytest
 
 from arbiter.games.models import Claim
 from arbiter.games.services import claims
-from tests.games.factories import make_event, make_game, make_player, make_token, make_user
+from tests.accounts.builders import make_token, make_user
+from tests.games.builders import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 

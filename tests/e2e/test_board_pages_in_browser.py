@@ -19,8 +19,9 @@ from arbiter.games import selectors, services
 from arbiter.games.models import Game
 from arbiter.games.services import results
 from arbiter.runtime.localservices import free_port
+from tests.accounts.builders import make_user
 
-from ..games.factories import make_event, make_game, make_player, make_user
+from ..games.builders import make_event, make_game, make_player
 from .cdp import Browser, find_chromium
 
 CHROMIUM = find_chromium()

@@ -11,7 +11,8 @@ from arbiter.games.services import set_result
 from arbiter.runtime.localservices import free_port
 from tests.rules.test_notation_sheet import played_game
 
-from ..games.factories import make_event, make_game, make_player, make_user
+from tests.accounts.builders import make_user
+from tests.games.builders import make_event, make_game, make_player
 from ..games.pdn_builders import played
 from .cdp import Browser, find_chromium
 

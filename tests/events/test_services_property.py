@@ -18,7 +18,8 @@ from arbiter.events.models import Entry, Event
 from arbiter.events.records import PLAYED, event_games, is_active_in, player_states
 from arbiter.games import services as game_services
 from arbiter.games.models import Game
-from tests.events.builders import make_event, make_user
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event
 
 pytestmark = pytest.mark.django_db
 R = Game.Result

@@ -7,15 +7,11 @@ from arbiter.events.models import AuditEntry, Round
 from arbiter.events.records import event_games, player_states
 from arbiter.games import services as game_services
 from arbiter.games.models import Game
-from tests.events.builders import make_event, make_user
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event
 
 pytestmark = pytest.mark.django_db
 R = Game.Result
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ from rules import Game as RulesGame
 from rules import Position
 from tests.rules.test_game import quiet_step
 
-from .factories import make_event, make_game, make_player, make_user
+from tests.accounts.builders import make_user
+from tests.games.builders import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 SEC = timedelta(seconds=1)

@@ -19,7 +19,8 @@ from arbiter.games.models import Claim, EndingRules, Game, Move
 from arbiter.games.services import claims
 from tests.rules.test_game import quiet_step
 
-from .factories import make_event, make_game, make_player, make_user
+from tests.accounts.builders import make_user
+from tests.games.builders import make_event, make_game, make_player
 
 pytestmark = [pytest.mark.postgres, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

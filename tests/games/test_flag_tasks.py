@@ -15,8 +15,9 @@ from django.utils import timezone
 from arbiter.games import services
 from arbiter.games.models import Game
 from clocks.models import ClockLog
+from tests.accounts.builders import make_user
 
-from .factories import make_event, make_game, make_user
+from .builders import make_event, make_game
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

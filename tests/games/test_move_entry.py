@@ -10,8 +10,9 @@ from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.games import selectors, services
 from arbiter.games.models import Game, Move
 from clocks.models import ClockLog
+from tests.accounts.builders import make_user
 
-from .factories import make_event, make_game, make_player, make_user
+from .builders import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 

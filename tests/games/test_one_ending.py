@@ -14,7 +14,7 @@ from arbiter.games.models import Game
 from arbiter.games.services import arrival
 from clocks.models import ClockLog
 
-from .factories import make_event, make_game
+from .builders import make_event, make_game
 
 pytestmark = pytest.mark.django_db
 

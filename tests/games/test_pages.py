@@ -14,8 +14,9 @@ from django.test import Client
 from arbiter.games import services
 from rules import START_FEN
 from rules.svg import board_svg
+from tests.accounts.builders import make_user
 
-from .factories import make_event, make_game, make_player, make_user
+from .builders import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,8 @@ from arbiter.games.services import pdn_import
 from rules.pdn import normalize_result, read_file, read_games
 from tests.rules.test_notation_sheet import played_game
 
-from .factories import make_event, make_game, make_player, make_user
+from tests.accounts.builders import make_user
+from tests.games.builders import make_event, make_game, make_player
 from .pdn_builders import played, publish
 
 pytestmark = pytest.mark.django_db
@@ -275,7 +276,7 @@ def test_import_pages_are_for_arbiters_and_say_what_went_wrong(client, world):
 
 
 def test_api_upload_and_apply(client, world):
-    from .factories import make_token
+    from tests.accounts.builders import make_token
 
     token = make_token(world.arbiter)
     auth = {"HTTP_AUTHORIZATION": f"Bearer {token}"}

@@ -10,7 +10,8 @@ from arbiter.games.models import PdnImport
 from arbiter.games.services import pdn_import
 from tests.rules.test_notation_sheet import played_game
 
-from .factories import make_event, make_game, make_player, make_user
+from tests.accounts.builders import make_user
+from tests.games.builders import make_event, make_game, make_player
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

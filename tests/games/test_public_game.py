@@ -13,7 +13,8 @@ from arbiter.events.models import Entry, Round
 from arbiter.games.services import set_result, sheets
 from tests.rules.test_notation_sheet import played_game
 
-from .factories import make_event, make_game, make_player, make_user
+from tests.accounts.builders import make_user
+from tests.games.builders import make_event, make_game, make_player
 from .pdn_builders import played, publish
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from django.db import connection
 from arbiter.events.models import Round
 from arbiter.games import services
 
-from .factories import make_event, make_game
+from .builders import make_event, make_game
 
 pytestmark = pytest.mark.django_db
 

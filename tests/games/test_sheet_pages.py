@@ -10,7 +10,7 @@ from arbiter.games.services import sheets
 from rules import Position
 from tests.rules.test_notation_sheet import played_game, sheet
 
-from .factories import make_user
+from tests.accounts.builders import make_user
 from .test_sheets import world  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,8 @@ from arbiter.games.models import NotationSheet
 from arbiter.games.services import sheets
 from tests.rules.test_notation_sheet import played_game, sheet
 
-from .factories import make_event, make_game, make_player, make_user
+from tests.accounts.builders import make_user
+from tests.games.builders import make_event, make_game, make_player
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

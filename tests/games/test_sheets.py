@@ -16,7 +16,8 @@ from arbiter.games.services import sheets
 from rules import Position
 from tests.rules.test_notation_sheet import played_game, sheet
 
-from .factories import make_event, make_game, make_player, make_token, make_user
+from tests.accounts.builders import make_token, make_user
+from tests.games.builders import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 

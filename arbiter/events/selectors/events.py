@@ -23,7 +23,7 @@ def get_event(event_id, user) -> Event:
     """The event when `user` may see it; NotFound otherwise (drafts do not leak)."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None or not permissions.can_view(user, event):
-        raise NotFound(f"event {event_id} not found")
+        raise NotFound("event.not_found", event_id=event_id)
     return event
 
 
@@ -38,9 +38,9 @@ def visible_rounds(event: Event, user) -> QuerySet[Round]:
 def get_round(round_id, user) -> Round:
     round_ = Round.objects.select_related("event").filter(pk=round_id).first()
     if round_ is None or not permissions.can_view(user, round_.event):
-        raise NotFound(f"round {round_id} not found")
+        raise NotFound("round.not_found", round_id=round_id)
     if round_.status == Round.Status.DRAFT and not permissions.is_arbiter(user, round_.event):
-        raise NotFound(f"round {round_id} is not published")
+        raise NotFound("round.not_published", round_id=round_id)
     return round_
 
 

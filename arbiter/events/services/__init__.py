@@ -2,9 +2,20 @@
 roles (arbiter/events/permissions.py), raises arbiter.errors.* on bad input (changing
 nothing) and logs what it changed to AuditEntry."""
 
-from arbiter.events.services.entries import add_entry, request_bye, set_absent, withdraw_entry
+from arbiter.events.services.entries import (
+    add_entry,
+    correct_player,
+    enter_player,
+    request_bye,
+    set_absent,
+    withdraw_entry,
+)
 from arbiter.events.services.events import (
+    check_settings,
     create_event,
+    invite_arbiter,
+    locked_settings,
+    numbering_order,
     set_arbiters,
     start_event,
     update_event,
@@ -21,7 +32,13 @@ from arbiter.events.services.rounds import (
 
 __all__ = [
     "add_entry",
+    "check_settings",
+    "correct_player",
     "create_event",
+    "enter_player",
+    "invite_arbiter",
+    "locked_settings",
+    "numbering_order",
     "create_player",
     "import_players_csv",
     "link_user",

@@ -166,11 +166,12 @@ def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
 def _check_side(game: Game, side: str) -> None:
     if side not in SIDES:
         raise Invalid(
-            f"side must be 'white' or 'black', not {side!r}",
+            "game.bad_side",
+            side=side,
             details={"field": "side", "allowed": list(SIDES)},
         )
     if getattr(game, f"{side}_id") is None:
-        raise Invalid(f"board {game.board} has no {side} player (a bye)", details={"field": "side"})
+        raise Invalid("arrival.bye_side", board=game.board, side=side, details={"field": "side"})
 
 
 def mark_arrived(game_id: int, side: str, *, by, now: datetime | None = None) -> Game:
@@ -182,7 +183,7 @@ def mark_arrived(game_id: int, side: str, *, by, now: datetime | None = None) ->
     now = now or timezone.now()
     game = Game.objects.select_related("round__event").filter(pk=game_id).first()
     if game is None:
-        raise NotFound(f"game {game_id} does not exist")
+        raise NotFound("game.not_found", game_id=game_id)
     require_arbiter(by, game.round.event)
     _check_side(game, side)
     forfeit_if_late(game.pk, now)  # commits on its own: the forfeit is due whatever we say
@@ -191,8 +192,11 @@ def mark_arrived(game_id: int, side: str, *, by, now: datetime | None = None) ->
         game = Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
         if game.status == Game.Status.FINISHED or game.result:
             raise Conflict(
-                f"board {game.board} is already over ({game.get_result_display()}, "
-                f"{game.termination or 'result entered'}): {side} cannot be marked present",
+                "arrival.game_over",
+                board=game.board,
+                result=game.get_result_display(),
+                termination=game.termination or "result entered",
+                side=side,
                 details={
                     "result": game.result,
                     "termination": game.termination,

@@ -22,6 +22,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from arbiter import messages
 from arbiter.events.models import AuditEntry, Round
 from arbiter.games.models import Game
 from arbiter.infra import sqlrows
@@ -39,17 +40,6 @@ _RESULT_OF_SCORE = {
 #: The game's columns an ending changes.
 FINISH_FIELDS = ["result", "termination", "status", "finished_at", "updated_at"]
 
-#: Why a game ended by itself, for the event's log.
-_REASONS = {
-    Termination.NO_PIECES: "no pieces left (FMJD 7.2.3)",
-    Termination.BLOCKED: "no legal move for the side to play (FMJD 7.2.2)",
-    Termination.DRAW_REPETITION: "same position a third time, same side to move (FMJD 6.1)",
-    Termination.DRAW_25_MOVES: "25 moves each with kings only, no man move, no capture (FMJD 6.2)",
-    Termination.DRAW_16_MOVES: "16 moves each in a 6.3 ending (FMJD 6.3)",
-    Termination.DRAW_5_MOVES: "5 moves each in a 6.4 ending (FMJD 6.4)",
-    Termination.FLAG: "time exceeded",
-}
-
 
 def result_of(score: Score) -> str:
     """The game's result code of the rules engine's score."""
@@ -58,7 +48,7 @@ def result_of(score: Score) -> str:
 
 def automatic_reason(termination: str) -> str:
     """The log's reason for a game the rules or the clock ended (nobody entered it)."""
-    return f"automatic: {_REASONS.get(Termination(termination), termination)}"
+    return messages.automatic_ending(Termination(termination))
 
 
 @dataclass

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from arbiter import messages
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events.permissions import is_arbiter, player_side
 from arbiter.games import selectors
@@ -33,28 +34,30 @@ def _timed(tag: str) -> bool:
 
 def _check_input(ply, move, request_id) -> None:
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 1:
-        raise Invalid(f"ply must be a whole number from 1 (the next ply), not {ply!r}")
+        raise Invalid("move.bad_ply", ply=ply)
     if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_TEXT:
-        raise Invalid(f"move must be a move in PDN notation such as '32-28', not {move!r}")
+        raise Invalid("move.bad_move_text", move=move)
     if not isinstance(request_id, str) or not request_id or len(request_id) > MAX_REQUEST_ID:
-        raise Invalid(
-            f"request_id must be a non-empty string of at most {MAX_REQUEST_ID} characters "
-            "(the client's id of this submission, the same on every retry)"
-        )
+        raise Invalid("move.bad_request_id", max_length=MAX_REQUEST_ID)
 
 
 def _replay(game: Game, prior: Move, ply: int, move: str) -> dict:
     """The first answer to a request_id, for a retry of it (the same ply and move)."""
     if prior.ply != ply:
         raise Conflict(
-            f"request_id was already used for ply {prior.ply} ({prior.notation}), not ply {ply}",
+            "move.request_id_other_ply",
+            prior_ply=prior.ply,
+            prior_notation=prior.notation,
+            ply=ply,
             details={"game": selectors.game_state(game)},
         )
     if not _same_move(game, prior, move):
         # Not a retry: answering with the first move would tell the client its move stood.
         raise Conflict(
-            f"request_id was already used for ply {prior.ply} ({prior.notation}), not for "
-            f"{move!r}: a new submission needs a new request_id",
+            "move.request_id_other_move",
+            prior_ply=prior.ply,
+            prior_notation=prior.notation,
+            move=move,
             details={"game": selectors.game_state(game)},
         )
     return selectors.state_as_answered(prior)
@@ -112,12 +115,15 @@ def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> di
         prior = Move.objects.filter(game=game, request_id=request_id).first()
         if prior is not None:
             raise Conflict(
-                f"request_id was already used for ply {prior.ply} ({prior.notation}), "
-                f"not ply {ply}",
+                "move.request_id_other_ply",
+                prior_ply=prior.ply,
+                prior_notation=prior.notation,
+                ply=ply,
                 details={"game": selectors.game_state(game)},
             ) from None
         raise Conflict(
-            f"ply {ply} was stored meanwhile by another request; read the game again",
+            "move.ply_stored_meanwhile",
+            ply=ply,
             details={"game": selectors.game_state(game)},
         ) from None
     if isinstance(answer, _Refused):
@@ -172,7 +178,7 @@ def _mover(game: Game, by) -> tuple[bool, str | None]:
     arbiter = is_arbiter(by, event)
     side = player_side(by, game)
     if not arbiter and side is None:
-        raise Forbidden(f"only an arbiter of '{event}' or a player of this game may enter moves")
+        raise Forbidden("move.only_arbiter_or_player", event=event)
     return arbiter, side
 
 
@@ -183,8 +189,9 @@ def _ended_before_the_move(game: Game, now) -> _Refused | None:
         # The clock is the authority: the mover's time had run out before the move arrived.
         return _Refused(
             Conflict(
-                f"{game.flag_side}'s time ran out at {game.flag_at.isoformat()}: "
-                "the move is refused and the flag recorded",
+                "move.time_ran_out_flag_recorded",
+                flag_side=game.flag_side,
+                at=game.flag_at.isoformat(),
                 details={"game": selectors.game_state(game, now)},
             )
         )
@@ -193,8 +200,9 @@ def _ended_before_the_move(game: Game, now) -> _Refused | None:
         # FMJD 10.5 (competition rules): a player later than the event's delay has lost.
         return _Refused(
             Conflict(
-                f"the game is over: lost by forfeit ({game.result}), a player was not at the "
-                f"board {late.minutes} min after the round's start",
+                "move.lost_by_late_arrival",
+                result=game.result,
+                minutes=late.minutes,
                 details={"game": selectors.game_state(game, now)},
             )
         )
@@ -206,21 +214,26 @@ def _check_playable(game: Game, ply: int, now, *, turn: str, arbiter: bool, side
     ply, the mover's turn, no flag pending, the clock started and running."""
     if game.status == Game.Status.FINISHED:
         raise Conflict(
-            f"the game is over ({game.result}, {game.termination}): no more moves",
+            "move.game_over",
+            result=game.result,
+            termination=game.termination,
             details={"game": selectors.game_state(game, now)},
         )
     if ply != game.ply + 1:
         raise Conflict(
-            f"ply {ply} is not the next ply: the game is at ply {game.ply}, "
-            f"so the next move is ply {game.ply + 1}",
+            "move.not_next_ply",
+            ply=ply,
+            next_ply=game.ply + 1,
+            game_ply=game.ply,
             details={"game": selectors.game_state(game, now)},
         )
     if not arbiter and side != turn:
-        raise Forbidden(f"it is {turn}'s turn: the {side} player may not move now")
+        raise Forbidden("move.not_your_turn", turn=turn, side=side)
     if game.flag_side:
         raise Conflict(
-            f"{game.flag_side}'s flag fell at {game.flag_at.isoformat()}: no move until the "
-            "flag is claimed or an arbiter gives time back",
+            "move.flag_fell",
+            flag_side=game.flag_side,
+            at=game.flag_at.isoformat(),
             details={"game": selectors.game_state(game, now)},
         )
     _check_clock(game, now)
@@ -230,18 +243,18 @@ def _check_clock(game: Game, now) -> None:
     clock = game.clock
     if clock is None and _timed(game.round.event.time_control):
         raise Conflict(
-            "the clocks have not been started: an arbiter starts them first",
+            "move.clocks_not_started",
             details={"game": selectors.game_state(game, now)},
         )
     if clock is not None:
         if not clock.started:
             raise Conflict(
-                "the clocks have not been started: an arbiter starts them first",
+                "move.clocks_not_started",
                 details={"game": selectors.game_state(game, now)},
             )
         if clock.paused:
             raise Conflict(
-                "the clocks are paused: an arbiter resumes them first",
+                "move.clocks_paused",
                 details={"game": selectors.game_state(game, now)},
             )
 
@@ -253,17 +266,23 @@ def _parse(position: Position, move: str, ply: int) -> tuple[object, str]:
         parsed = position.parse_move(move)
     except AmbiguousMove as exc:
         raise Invalid(
-            f"move {move!r} at ply {ply} is ambiguous: {exc.reason}; give every landing square",
+            "move.ambiguous_at_ply",
+            move=move,
+            ply=ply,
+            reason=exc,
             details={
-                "reason": exc.reason,
+                "reason": messages.words(exc),
                 "candidates": list(exc.candidates),
                 "legal_moves": list(exc.legal),
             },
         ) from None
     except IllegalMove as exc:
         raise Invalid(
-            f"move {move!r} at ply {ply} is not legal: {exc.reason}",
-            details={"reason": exc.reason, "legal_moves": list(exc.legal)},
+            "move.illegal_at_ply",
+            move=move,
+            ply=ply,
+            reason=exc,
+            details={"reason": messages.words(exc), "legal_moves": list(exc.legal)},
         ) from None
     return parsed, position.move_text(parsed)
 
@@ -280,7 +299,8 @@ def _charge_clock(game: Game, now, turn: str) -> _Refused | None:
         flag_if_due(game, now)
         return _Refused(
             Conflict(
-                f"{game.flag_side or turn}'s time ran out: the move is refused",
+                "move.time_ran_out",
+                side=game.flag_side or turn,
                 details={"game": selectors.game_state(game, now)},
             )
         )

@@ -10,6 +10,7 @@ from arbiter.events import permissions
 from arbiter.events.models import Round
 from arbiter.events.records import FORFEITS, RESULT_CODES
 from arbiter.games.models import Game
+from arbiter.messages import Problem
 from rules.outcome import Termination
 
 from .ending import end_game, reopen_game, write_ending
@@ -39,33 +40,42 @@ TERMINATION_RESULTS: dict[str, frozenset[str]] = {
 
 def _validate(game: Game, result: str, termination: str) -> str:
     """The termination to store, or Invalid saying what is wrong and where."""
-    where = f"round {game.round.number} board {game.board}"
+    where = Problem("game.where", round_number=game.round.number, board=game.board)
     if result not in RESULT_CODES:
         codes = ", ".join(repr(c) for c in sorted(RESULT_CODES))
         raise Invalid(
-            f"{where}: '{result}' is not a result code (one of {codes})",
+            "result.unknown",
+            where=where,
+            result=result,
+            codes=codes,
             details={"field": "result"},
         )
     if game.black_id is None:
         if result != R.BYE:
-            raise Invalid(f"{where}: this board is a bye; its only result is 'bye'")
+            raise Invalid("result.bye_only", where=where)
         return T.BYE
     if result == R.BYE:
-        raise Invalid(f"{where}: 'bye' is only for a player without an opponent")
+        raise Invalid("result.bye_needs_no_opponent", where=where)
     if termination and termination not in {t.value for t in T}:
         raise Invalid(
-            f"{where}: '{termination}' is not a way a game ends ({', '.join(t.value for t in T)})",
+            "result.unknown_termination",
+            where=where,
+            termination=termination,
+            values=[t.value for t in T],
             details={"field": "termination"},
         )
     if not result:
         if termination:
-            raise Invalid(f"{where}: a game without a result has no termination")
+            raise Invalid("result.termination_without_result", where=where)
         return ""
     if not termination:
         return T.FORFEIT if result in FORFEITS else ""
     if result not in TERMINATION_RESULTS[termination]:
         raise Invalid(
-            f"{where}: a game that ended by '{termination}' cannot score '{result}'",
+            "result.termination_mismatch",
+            where=where,
+            termination=termination,
+            result=result,
             details={"field": "termination"},
         )
     return termination
@@ -85,15 +95,17 @@ def set_result(game: Game, result: str, *, by, reason: str = "", termination: st
         round_ = game.round
         termination = _validate(game, result, (termination or "").strip())
         if round_.status == Round.Status.DRAFT:
-            raise Conflict(f"round {round_.number} is not published yet: no results before that")
+            raise Conflict("result.round_not_published", round_number=round_.number)
         if game.result == result and game.termination == termination:
             return game
         correction = bool(game.result)
         reason = str(reason or "").strip()
         if correction and not reason:
             raise Invalid(
-                f"round {round_.number} board {game.board} already has the result "
-                f"'{game.result}': say why it is corrected",
+                "result.correction_needs_reason",
+                round_number=round_.number,
+                board=game.board,
+                result=game.result,
                 details={"field": "reason"},
             )
         now = server_now(game.clock)
@@ -112,9 +124,7 @@ def forfeit(game: Game, *, absent: str, by, reason: str) -> Game:
     """The absent side(s) lose without playing (late arrival beyond the event's limit, absence)."""
     results = {"white": R.BLACK_FORFEIT_WIN, "black": R.WHITE_FORFEIT_WIN, "both": R.DOUBLE_FORFEIT}
     if absent not in results:
-        raise Invalid(
-            f"absent: '{absent}' is not one of white, black, both", details={"field": "absent"}
-        )
+        raise Invalid("forfeit.bad_absent", absent=absent, details={"field": "absent"})
     if not str(reason or "").strip():
-        raise Invalid("reason: say why the game is forfeited", details={"field": "reason"})
+        raise Invalid("forfeit.reason_required", details={"field": "reason"})
     return set_result(game, results[absent], by=by, reason=reason, termination=T.FORFEIT)

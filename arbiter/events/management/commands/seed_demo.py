@@ -122,7 +122,7 @@ def seed(password: str) -> Event:
     )
     event.slug = DEMO_SLUG  # a stable address for the demo
     event.save(update_fields=["slug"])
-    services.set_arbiters(event, [arbiter], by=organizer)
+    services.set_arbiters(event, [arbiter], by=organizer, chief=arbiter)
     players = []
     for i, (surname, given, fed) in enumerate(PLAYERS):
         players.append(

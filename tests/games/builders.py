@@ -1,26 +1,14 @@
-"""Small builders for events, rounds, players and games (no factory library needed)."""
+"""Builders of games for tests: an event with a time control, players, games (rows only;
+users and tokens come from tests.accounts.builders)."""
 
 from __future__ import annotations
 
 import itertools
 
-from django.contrib.auth import get_user_model
-
-from arbiter.accounts.models import ApiToken
 from arbiter.events.models import Event, Player, Round
 from arbiter.games.models import Game
 
 _seq = itertools.count(1)
-
-
-def make_user(name: str | None = None, **fields):
-    name = name or f"user{next(_seq)}"
-    # No password: hashing one costs ~0.3 s; tests log in with force_login or a token.
-    return get_user_model().objects.create_user(username=name, password=None, **fields)
-
-
-def make_token(user) -> str:
-    return ApiToken.objects.create(user=user, name="test").key
 
 
 def make_event(*, time_control="300", flag_policy="automatic", arbiter=None, published=True):
@@ -41,8 +29,10 @@ def make_player(user=None, surname=None) -> Player:
     return Player.objects.create(surname=surname or f"Player{next(_seq)}", user=user)
 
 
-def make_game(event=None, *, fen=None, board=None, round_number=1, white=None, black=None) -> Game:
-    """A game of `event` between two new players (or the given Player rows)."""
+def make_game(
+    event=None, *, fen=None, board=None, round_number=1, white=None, black=None, bye=False
+) -> Game:
+    """A game of `event` between two new players (or the given Player rows); `bye`: no Black."""
     event = event or make_event()
     rnd, _ = Round.objects.get_or_create(event=event, number=round_number)
     fields = {}
@@ -52,6 +42,6 @@ def make_game(event=None, *, fen=None, board=None, round_number=1, white=None, b
         round=rnd,
         board=board or next(_seq),
         white=white or make_player(),
-        black=black or make_player(),
+        black=None if bye else black or make_player(),
         **fields,
     )
