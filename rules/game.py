@@ -222,9 +222,7 @@ class Game:
         even when no legal move leads there). The draw counters and the 6.1 history restart
         from it. Raises `RulesError` (changing nothing) for a bad FEN or article."""
         if not isinstance(article, str) or not _SETUP_ARTICLE.fullmatch(article):
-            raise RulesError(
-                f"a position is set within a game under FMJD art. 5 (e.g. '5.4'), not {article!r}"
-            )
+            raise RulesError("game.bad_setup_article", article=article)
         new = Position.from_fen(position) if isinstance(position, str) else position
         setup = Setup(new.fen(), article, str(note or ""))
         index = len(self._positions)
@@ -406,7 +404,7 @@ def _setup_fields(entry: dict[str, Any]) -> dict[str, str]:
     try:
         fen, article = entry["setup"], entry["article"]
     except (KeyError, TypeError) as exc:
-        raise RulesError(f"rules state: a setup needs 'setup' and 'article': {entry!r}") from exc
+        raise RulesError("state.bad_setup", entry=entry) from exc
     return {"fen": str(fen), "article": str(article), "note": str(entry.get("note") or "")}
 
 

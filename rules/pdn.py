@@ -1071,7 +1071,7 @@ def replay_game(game: PdnGame) -> PdnGame:
                 after = Position.from_fen(mv.setup)
                 move = Setup(after.fen(), _setup_article(mv), _setup_note(mv))
             except RulesError as exc:
-                failure = RulesError(f"bad FEN in the setup {mv.raw!r}: {exc}")
+                failure = RulesError("pdn.bad_setup_fen", setup=mv.raw, error=exc)
             if move is not None:
                 del chosen[ply:]
                 chosen.append(move)

@@ -127,8 +127,8 @@ class EndingRules(models.Model):
     rules); an event without a row has the defaults, which are the FMJD procedure."""
 
     class MoveDuringClaim(models.TextChoices):
-        CLAIM_FIRST = "claim_first", "The pending claim is decided first, then the move"
-        REFUSE = "refuse", "The move is refused until the claim is decided"
+        CLAIM_FIRST = "claim_first", messages.label("endingrules.moveduringclaim.claim_first")
+        REFUSE = "refuse", messages.label("endingrules.moveduringclaim.refuse")
 
     event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="ending_rules")
     claim_articles = models.JSONField(
@@ -148,8 +148,8 @@ class EndingRules(models.Model):
     )
 
     class FlagVsLoneKing(models.TextChoices):
-        LOSS = "loss", "A flag loses, whatever the opponent has left (the plain reading)"
-        DRAW = "draw", "A flag is a draw when the opponent has only a lone king (FMJD 7.3.3)"
+        LOSS = "loss", messages.label("endingrules.flagvsloneking.loss")
+        DRAW = "draw", messages.label("endingrules.flagvsloneking.draw")
 
     flag_vs_lone_king = models.CharField(
         max_length=4, choices=FlagVsLoneKing.choices, default=FlagVsLoneKing.LOSS
@@ -164,10 +164,10 @@ class DrawOffer(models.Model):
     declines it, acceptance draws the game."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined by a move"
-        LAPSED = "lapsed", "Lapsed (the game ended otherwise)"
+        PENDING = "pending", messages.label("drawoffer.status.pending")
+        ACCEPTED = "accepted", messages.label("drawoffer.status.accepted")
+        DECLINED = "declined", messages.label("drawoffer.status.declined")
+        LAPSED = "lapsed", messages.label("drawoffer.status.lapsed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="draw_offers")
     side = models.CharField(max_length=5, choices=SIDES)
@@ -192,9 +192,9 @@ class Claim(models.Model):
     and decided by a task (or the sweep) against the game's record under the game's lock."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        GRANTED = "granted", "Granted"
-        REFUSED = "refused", "Refused"
+        PENDING = "pending", messages.label("claim.status.pending")
+        GRANTED = "granted", messages.label("claim.status.granted")
+        REFUSED = "refused", messages.label("claim.status.refused")
 
     ARTICLES = ("6.1", "6.2", "6.3", "6.4", "flag")
 
@@ -233,25 +233,31 @@ class Irregularity(models.Model):
     who committed it decides: rectified, or maintained (a move of theirs accepts it, 5.7)."""
 
     class Kind(models.TextChoices):
-        PLAYED_TWICE = "played_twice", "Played twice in a row"
-        IRREGULAR_MOVE = "irregular_move", "An irregular move"
-        TOUCHED_OTHER = "touched_other", "Touched one piece and played another"
-        TOOK_BACK = "took_back", "Took back a move"
-        MOVED_OPPONENT_PIECE = "moved_opponent_piece", "Moved an opponent's piece"
-        NOT_CAPTURING = "not_capturing", "Did not capture"
-        WRONG_CAPTURE_COUNT = "wrong_capture_count", "Captured fewer or more pieces than required"
-        STOPPED_CAPTURE = "stopped_capture", "Stopped during a capture"
-        REMOVED_WRONGLY = "removed_wrongly", "Removed pieces wrongly"
-        NOT_CROWNED = "not_crowned", "Did not crown a man"
-        UNCROWNED_KING = "uncrowned_king", "Played with an uncrowned king"
-        TWO_HANDS = "two_hands", "Used two hands"
+        PLAYED_TWICE = "played_twice", messages.label("irregularity.kind.played_twice")
+        IRREGULAR_MOVE = "irregular_move", messages.label("irregularity.kind.irregular_move")
+        TOUCHED_OTHER = "touched_other", messages.label("irregularity.kind.touched_other")
+        TOOK_BACK = "took_back", messages.label("irregularity.kind.took_back")
+        MOVED_OPPONENT_PIECE = (
+            "moved_opponent_piece",
+            messages.label("irregularity.kind.moved_opponent_piece"),
+        )
+        NOT_CAPTURING = "not_capturing", messages.label("irregularity.kind.not_capturing")
+        WRONG_CAPTURE_COUNT = (
+            "wrong_capture_count",
+            messages.label("irregularity.kind.wrong_capture_count"),
+        )
+        STOPPED_CAPTURE = "stopped_capture", messages.label("irregularity.kind.stopped_capture")
+        REMOVED_WRONGLY = "removed_wrongly", messages.label("irregularity.kind.removed_wrongly")
+        NOT_CROWNED = "not_crowned", messages.label("irregularity.kind.not_crowned")
+        UNCROWNED_KING = "uncrowned_king", messages.label("irregularity.kind.uncrowned_king")
+        TWO_HANDS = "two_hands", messages.label("irregularity.kind.two_hands")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the opponent's choice"
-        RECTIFIED = "rectified", "Rectified (FMJD 5.4)"
-        MAINTAINED = "maintained", "Maintained (FMJD 5.4)"
-        ACCEPTED = "accepted", "Accepted by the opponent's move (FMJD 5.7)"
-        LAPSED = "lapsed", "Lapsed (the game ended otherwise)"
+        PENDING = "pending", messages.label("irregularity.status.pending")
+        RECTIFIED = "rectified", messages.label("irregularity.status.rectified")
+        MAINTAINED = "maintained", messages.label("irregularity.status.maintained")
+        ACCEPTED = "accepted", messages.label("irregularity.status.accepted")
+        LAPSED = "lapsed", messages.label("irregularity.status.lapsed")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="irregularities")
     kind = models.CharField(max_length=25, choices=Kind.choices)
@@ -287,14 +293,14 @@ class NotationSheet(models.Model):
     sheets). One version of a game is approved as its official record."""
 
     class Side(models.TextChoices):
-        WHITE = "white", "White's sheet"
-        BLACK = "black", "Black's sheet"
-        ARBITER = "arbiter", "Arbiter's version"
+        WHITE = "white", messages.label("notationsheet.side.white")
+        BLACK = "black", messages.label("notationsheet.side.black")
+        ARBITER = "arbiter", messages.label("notationsheet.side.arbiter")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Being checked"
-        CHECKED = "checked", "Checked: every move legal"
-        PROBLEM = "problem", "Checked: a move cannot be played"
+        PENDING = "pending", messages.label("notationsheet.status.pending")
+        CHECKED = "checked", messages.label("notationsheet.status.checked")
+        PROBLEM = "problem", messages.label("notationsheet.status.problem")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sheets")
     side = models.CharField(max_length=7, choices=Side.choices)
@@ -343,11 +349,11 @@ class PdnImport(models.Model):
     so, conflicting games only where confirmed (services.pdn_import)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting to be read"
-        READING = "reading", "Being read"
-        READ = "read", "Read: check the matches, then apply"
-        APPLIED = "applied", "Applied"
-        FAILED = "failed", "Could not be read"
+        PENDING = "pending", messages.label("pdnimport.status.pending")
+        READING = "reading", messages.label("pdnimport.status.reading")
+        READ = "read", messages.label("pdnimport.status.read")
+        APPLIED = "applied", messages.label("pdnimport.status.applied")
+        FAILED = "failed", messages.label("pdnimport.status.failed")
 
     event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="pdn_imports")
     file_name = models.CharField(max_length=200, blank=True)

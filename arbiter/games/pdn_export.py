@@ -133,7 +133,7 @@ def game_pdn(game_id: int, *, by) -> tuple[str, str]:
     """(file name, PDN) of one game. NotFound for a game its reader may not see."""
     game = _games(Game.objects.filter(pk=game_id)).first()
     if game is None or not _visible_round(game.round, by):
-        raise NotFound(f"game {game_id} not found (or its round is not published)")
+        raise NotFound("pdn.game_not_found", game_id=game_id)
     return f"{game.round.event.slug}-r{game.round.number}-b{game.board}.pdn", write_pdn([game])
 
 
@@ -144,14 +144,14 @@ def board_game(slug: str, number: int, board: int, *, by) -> Game:
         .first()
     )
     if game is None or not _visible_round(game.round, by):
-        raise NotFound(f"round {number} board {board} of '{slug}' not found or not published")
+        raise NotFound("pdn.board_not_found", number=number, board=board, slug=slug)
     return game
 
 
 def round_pdn(round_id: int, *, by) -> tuple[str, str]:
     round_ = Round.objects.select_related("event").filter(pk=round_id).first()
     if round_ is None or not _visible_round(round_, by):
-        raise NotFound(f"round {round_id} not found (or not published)")
+        raise NotFound("pdn.round_not_found", round_id=round_id)
     games = _games(round_.games.order_by("board"))
     return f"{round_.event.slug}-r{round_.number}.pdn", write_pdn(games)
 
@@ -159,17 +159,18 @@ def round_pdn(round_id: int, *, by) -> tuple[str, str]:
 def round_pdn_by_number(slug: str, number: int, *, by) -> tuple[str, str]:
     round_ = Round.objects.filter(event__slug=slug, number=number).first()
     if round_ is None:
-        raise NotFound(f"round {number} of '{slug}' not found")
+        raise NotFound("pdn.round_number_not_found", number=number, slug=slug)
     return round_pdn(round_.pk, by=by)
 
 
 def event_pdn(event: Event | int | str, *, by) -> tuple[str, str]:
     """Every game of the event's rounds its reader may see, round by round, board by board."""
+    given = event
     if not isinstance(event, Event):
         key = {"pk": event} if isinstance(event, int) else {"slug": event}
         event = Event.objects.filter(**key).first()
     if event is None or not can_view(by, event):
-        raise NotFound("event not found")
+        raise NotFound("pdn.event_not_found", event=given)
     rounds = Round.objects.filter(event=event)
     if not is_arbiter(by, event):
         rounds = rounds.exclude(status=Round.Status.DRAFT)

@@ -5,6 +5,7 @@ ended."""
 
 from __future__ import annotations
 
+from arbiter import messages
 from arbiter.games.models import Game, Move, NotationSheet
 from rules import Game as RulesGame
 from rules.game import Setup
@@ -110,7 +111,7 @@ def game_page(game: Game) -> dict:
         "black": player_name(game.black),
         "result": game.result,
         "result_words": _RESULT_WORDS.get(game.result, "Not finished"),
-        "ended": _ENDED.get(termination, termination.label if termination else ""),
+        "ended": _ENDED.get(termination, messages.termination(termination) if termination else ""),
         "plies": plies,
         "fens": fens,
         "approved_sheet": approved is not None,

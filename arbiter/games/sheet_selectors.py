@@ -16,7 +16,7 @@ _SIDE_ORDER = {"white": 0, "black": 1, "arbiter": 2}
 def sheet_game(game_id: int) -> Game:
     game = Game.objects.select_related("round__event", "white", "black").filter(pk=game_id).first()
     if game is None:
-        raise NotFound(f"game {game_id} does not exist")
+        raise NotFound("game.not_found", game_id=game_id)
     return game
 
 
@@ -56,7 +56,7 @@ def player_sheets(game_id: int, *, by) -> dict:
     side = player_side(by, game)
     arbiter = is_arbiter(by, game.round.event)
     if side is None and not arbiter:
-        raise Forbidden(f"game {game_id}: only its players and the event's arbiters see its sheets")
+        raise Forbidden("sheet.only_players_and_arbiters", game_id=game_id)
     sheets = NotationSheet.objects.filter(game=game).select_related("submitted_by")
     if not arbiter:
         sheets = sheets.filter(side=side)
@@ -84,7 +84,7 @@ def comparison(game_id: int, *, by, versions: list[int] | None = None) -> dict:
     position before it (for the diagram)."""
     game = sheet_game(game_id)
     if not is_arbiter(by, game.round.event):
-        raise Forbidden(f"only an arbiter of '{game.round.event}' compares the sheets")
+        raise Forbidden("sheet.only_arbiters_compare", event=game.round.event)
     sheets = list(
         NotationSheet.objects.filter(game=game).select_related("submitted_by", "approved_by")
     )

@@ -23,7 +23,7 @@ def _text_of(request) -> str:
     upload = request.FILES.get("file")
     if upload is not None and upload.size:
         if upload.size > MAX_UPLOAD:
-            raise Invalid(f"file: {upload.name} is larger than {MAX_UPLOAD} bytes")
+            raise Invalid("sheet.upload_too_large", name=upload.name, max=MAX_UPLOAD)
         raw = upload.read()
         try:
             return raw.decode("utf-8-sig")
@@ -102,7 +102,7 @@ def compare_sheets(request, game_id: int):
             elif action == "check":
                 sheets.check_pending(game.pk)
             else:
-                raise Invalid(f"unknown action {action!r}")
+                raise Invalid("sheet.unknown_action", action=action)
             return redirect("games:compare_sheets", game.pk)
         except DomainError as exc:
             error = exc.message

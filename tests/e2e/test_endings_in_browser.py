@@ -9,10 +9,10 @@ from arbiter.events.models import Round
 from arbiter.games import selectors, services
 from arbiter.games.models import EndingRules, Game
 from arbiter.runtime.localservices import free_port
-from tests.rules.test_game import quiet_step
-
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
+from tests.rules.test_game import quiet_step
+
 from .cdp import Browser, find_chromium
 from .test_board_pages_in_browser import login
 

@@ -9,10 +9,10 @@ import pytest
 from arbiter.events.models import Round
 from arbiter.games.services import set_result
 from arbiter.runtime.localservices import free_port
-from tests.rules.test_notation_sheet import played_game
-
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
+from tests.rules.test_notation_sheet import played_game
+
 from ..games.pdn_builders import played
 from .cdp import Browser, find_chromium
 

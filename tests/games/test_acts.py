@@ -15,10 +15,9 @@ from arbiter.games.models import Claim, DrawOffer, EndingRules, Game, Irregulari
 from arbiter.games.services import claims, irregularities, offers
 from rules import Game as RulesGame
 from rules import Position
-from tests.rules.test_game import quiet_step
-
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
+from tests.rules.test_game import quiet_step
 
 pytestmark = pytest.mark.django_db
 SEC = timedelta(seconds=1)

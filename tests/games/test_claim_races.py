@@ -17,10 +17,9 @@ from arbiter.events.models import AuditEntry
 from arbiter.games import selectors, services
 from arbiter.games.models import Claim, EndingRules, Game, Move
 from arbiter.games.services import claims
-from tests.rules.test_game import quiet_step
-
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
+from tests.rules.test_game import quiet_step
 
 pytestmark = [pytest.mark.postgres, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

@@ -11,10 +11,10 @@ from arbiter.events.models import Round
 from arbiter.games import pdn_export
 from arbiter.games.services import set_result
 from rules.pdn import read_games
-from tests.rules.test_notation_sheet import played_game
-
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
+from tests.rules.test_notation_sheet import played_game
+
 from .pdn_builders import played, publish
 
 pytestmark = pytest.mark.django_db

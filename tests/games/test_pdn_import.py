@@ -15,10 +15,10 @@ from arbiter.games import pdn_export
 from arbiter.games.models import Game, Move, PdnImport
 from arbiter.games.services import pdn_import
 from rules.pdn import normalize_result, read_file, read_games
-from tests.rules.test_notation_sheet import played_game
-
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
+from tests.rules.test_notation_sheet import played_game
+
 from .pdn_builders import played, publish
 
 pytestmark = pytest.mark.django_db

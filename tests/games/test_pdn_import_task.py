@@ -8,10 +8,9 @@ import pytest
 
 from arbiter.games.models import PdnImport
 from arbiter.games.services import pdn_import
-from tests.rules.test_notation_sheet import played_game
-
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
+from tests.rules.test_notation_sheet import played_game
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

@@ -11,10 +11,10 @@ import pytest
 
 from arbiter.events.models import Entry, Round
 from arbiter.games.services import set_result, sheets
-from tests.rules.test_notation_sheet import played_game
-
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
+from tests.rules.test_notation_sheet import played_game
+
 from .pdn_builders import played, publish
 
 pytestmark = pytest.mark.django_db

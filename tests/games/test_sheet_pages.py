@@ -8,9 +8,9 @@ import pytest
 from arbiter.games.models import Game, NotationSheet
 from arbiter.games.services import sheets
 from rules import Position
+from tests.accounts.builders import make_user
 from tests.rules.test_notation_sheet import played_game, sheet
 
-from tests.accounts.builders import make_user
 from .test_sheets import world  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.django_db

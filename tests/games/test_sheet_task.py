@@ -10,10 +10,9 @@ import pytest
 from arbiter.events.models import Round
 from arbiter.games.models import NotationSheet
 from arbiter.games.services import sheets
-from tests.rules.test_notation_sheet import played_game, sheet
-
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
+from tests.rules.test_notation_sheet import played_game, sheet
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

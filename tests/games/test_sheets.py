@@ -14,10 +14,9 @@ from arbiter.games import sheet_selectors
 from arbiter.games.models import Game, Move, NotationSheet
 from arbiter.games.services import sheets
 from rules import Position
-from tests.rules.test_notation_sheet import played_game, sheet
-
 from tests.accounts.builders import make_token, make_user
 from tests.games.builders import make_event, make_game, make_player
+from tests.rules.test_notation_sheet import played_game, sheet
 
 pytestmark = pytest.mark.django_db
 

@@ -65,17 +65,14 @@ def actor(game: Game, by, side: str | None) -> tuple[bool, str]:
         return True, side
     own = player_side(by, game)
     if own is None:
-        raise Forbidden(f"only an arbiter of '{event}' or a player of this game may do this")
+        raise Forbidden("act.only_arbiter_or_player", event=event)
     if side not in (None, "", own):
-        raise Forbidden(f"the {own} player acts for {own} only, not for {side}")
+        raise Forbidden("act.own_side_only", own=own, side=side)
     return False, own
 
 
 def raise_invalid_side(side) -> None:
-    raise Invalid(
-        f"side must be 'white' or 'black' (the player the arbiter acts for), not {side!r}",
-        details={"field": "side"},
-    )
+    raise Invalid("act.bad_side", side=side, details={"field": "side"})
 
 
 _PENDING_SQL = (

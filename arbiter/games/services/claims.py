@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from arbiter import messages
 from arbiter.errors import Forbidden, Invalid, NotFound
 from arbiter.games import selectors
 from arbiter.games.models import Claim, Game
@@ -40,41 +41,35 @@ SWEEP_AFTER = timedelta(seconds=2)
 MAX_REQUEST_ID = 100
 
 
+#: The code of a decision's words (arbiter/messages.py) for the engine's code, by article
+#: where the counters differ (6.1 counts occurrences, 6.2 king moves, 6.3 and 6.4 moves
+#: since the material arose).
+EXPLANATION_CODES = {
+    ("flag", "granted"): "claim.granted_flag",
+    ("6.1", "too_early"): "claim.too_early_6_1",
+    ("6.2", "too_early"): "claim.too_early_6_2",
+}
+WORDED = {
+    "granted",
+    "game_over",
+    "flag_not_fallen",
+    "no_clock",
+    "not_in_force",
+    "game_decided",
+    "too_early",
+    "unknown_article",
+}
+
+
+def explanation_code(article: str, code: str) -> str:
+    """The code in arbiter/messages.py that words a decision (`code` from rules.claims or
+    the flag's check) of a claim under `article`."""
+    return EXPLANATION_CODES.get((article, code)) or f"claim.{code}"
+
+
 def claim_words(article: str, code: str, params: dict) -> str:
-    """The explanation of a decision in English (the one place these words are made)."""
-    p = params
-    if code == "granted" and article == "flag":
-        return f"granted: {p['flag_side']}'s time ran out ({p['white_ms']} ms / {p['black_ms']} ms)"
-    if code == "granted":
-        return f"granted: FMJD {article} applied after ply {p['applied_at_ply']}"
-    if code == "game_over":
-        return f"refused: the game is over ({p['result']}, {p['termination']})"
-    if code == "flag_not_fallen":
-        return (
-            f"refused: {p['flag_side']}'s clock shows {p[p['flag_side'] + '_ms']} ms "
-            f"(white {p['white_ms']} ms, black {p['black_ms']} ms)"
-        )
-    if code == "no_clock":
-        return "refused: the game has no running clock"
-    if code == "not_in_force":
-        return f"refused: the material of FMJD {article} is not on the board"
-    if code == "game_decided":
-        return f"refused: the game is won under FMJD {p['by_article']}"
-    if article == "6.1":
-        seen = ", ".join(str(x) for x in p["occurred_at"])
-        return (
-            f"refused: this position has occurred {p['count']} time(s) of {p['limit']} "
-            f"(after plies {seen}), same side to move"
-        )
-    if article == "6.2":
-        return (
-            f"refused: {p['count']} of {p['limit']} moves each with kings only "
-            f"({p['plies']} plies since ply {p['since_ply']})"
-        )
-    return (
-        f"refused: {p['count']} of {p['limit']} moves each since the material of FMJD "
-        f"{article} arose after ply {p['since_ply']}"
-    )
+    """The explanation of a decision in words (made in arbiter/messages.py)."""
+    return messages.render(explanation_code(article, code), {"article": article, **params})
 
 
 def claim_dict(claim: Claim) -> dict:
@@ -109,13 +104,14 @@ def make_claim(
     claimant's opponent's, or the side the arbiter gives."""
     if article not in Claim.ARTICLES:
         raise Invalid(
-            f"article must be one of {', '.join(Claim.ARTICLES)}, not {article!r}",
+            "claim.bad_article",
+            articles=Claim.ARTICLES,
+            article=article,
             details={"field": "article"},
         )
     if not isinstance(request_id, str) or not request_id or len(request_id) > MAX_REQUEST_ID:
         raise Invalid(
-            f"request_id must be a non-empty string of at most {MAX_REQUEST_ID} characters",
-            details={"field": "request_id"},
+            "claim.bad_request_id", max_length=MAX_REQUEST_ID, details={"field": "request_id"}
         )
     with transaction.atomic():
         game = lock_game(game_id, by=by)
@@ -161,13 +157,10 @@ def _flag_side(claimant: str, flag_side: str | None) -> str:
     if claimant:
         other = "black" if claimant == "white" else "white"
         if flag_side not in (None, "", other):
-            raise Invalid(f"the {claimant} player claims the opponent's flag ({other}) only")
+            raise Invalid("claim.opponents_flag_only", claimant=claimant, other=other)
         return other
     if flag_side not in ("white", "black"):
-        raise Invalid(
-            "a flag claimed by the arbiter names whose flag: flag_side 'white' or 'black'",
-            details={"field": "flag_side"},
-        )
+        raise Invalid("claim.flag_side_required", details={"field": "flag_side"})
     return flag_side
 
 
@@ -192,9 +185,9 @@ def read_claim(game_id: int, claim_id: int, *, by) -> dict:
     claim = Claim.objects.filter(pk=claim_id, game_id=game_id).select_related("game__round__event")
     claim = claim.first()
     if claim is None:
-        raise NotFound(f"game {game_id} has no claim {claim_id}")
+        raise NotFound("claim.not_found", game_id=game_id, claim_id=claim_id)
     if not can_view(by, claim.game.round.event):
-        raise Forbidden(f"the event of game {game_id} is not published")
+        raise Forbidden("game.event_not_published", game_id=game_id)
     return claim_dict(claim)
 
 
@@ -271,7 +264,11 @@ def _decide_locked(game: Game, claim: Claim, now: datetime) -> None:
     words = claim_words(claim.article, code, params)
     claim.status = Claim.Status.GRANTED if ending is not None else Claim.Status.REFUSED
     claim.code = code
-    claim.explanation = {"code": f"claim.{code}", "params": params, "message": words}
+    claim.explanation = {
+        "code": explanation_code(claim.article, code),
+        "params": params,
+        "message": words,
+    }
     claim.decided_at = now
     # What else waits (offers, irregularities lapse with a granted claim): read before the
     # writes, and only when the game's mark says something does.
@@ -317,6 +314,7 @@ def _check_flag(game: Game, claim: Claim, now: datetime) -> tuple[str, dict]:
         "flag_side": claim.flag_side,
         "white_ms": white_ms,
         "black_ms": black_ms,
+        "shows_ms": white_ms if claim.flag_side == "white" else black_ms,
         "recorded_flag": game.flag_side or None,
     }
     fallen = game.flag_side or (clockmath.flagged(clock.state, clock.tc, now) or None)

@@ -58,24 +58,28 @@ def record_irregularity(
     stands on the board (a FEN) when it differs from the record's."""
     if kind not in Irregularity.Kind.values:
         raise Invalid(
-            f"kind must be one of {', '.join(Irregularity.Kind.values)} (FMJD 5.4), not {kind!r}",
+            "irregularity.bad_kind",
+            kinds=Irregularity.Kind.values,
+            kind=kind,
             details={"field": "kind"},
         )
     if side not in OTHER:
-        raise Invalid(f"side must be 'white' or 'black', not {side!r}", details={"field": "side"})
+        raise Invalid("game.bad_side", side=side, details={"field": "side"})
     if fen_on_board:
         try:
             fen_on_board = Position.from_fen(fen_on_board).fen()
         except RulesError as exc:
-            raise Invalid(f"fen_on_board: {exc}", details={"field": "fen_on_board"}) from None
+            raise Invalid(
+                "irregularity.bad_fen", error=exc, details={"field": "fen_on_board"}
+            ) from None
     with transaction.atomic():
         game = lock_game(game_id, by=by)
         require_arbiter(by, game.round.event)
         now = server_now(game.clock)
         if game.status == Game.Status.FINISHED:
-            raise Conflict(f"the game is over ({game.result}, {game.termination})")
+            raise Conflict("game.over", result=game.result, termination=game.termination)
         if Irregularity.objects.filter(game=game, status=Irregularity.Status.PENDING).exists():
-            raise Conflict("an irregularity already waits for the opponent's choice (FMJD 5.4)")
+            raise Conflict("irregularity.already_pending")
         irr = Irregularity.objects.create(
             game=game,
             kind=kind,
@@ -105,12 +109,9 @@ def record_irregularity(
 def _pending(game: Game, irregularity_id: int) -> Irregularity:
     irr = Irregularity.objects.filter(pk=irregularity_id, game=game).first()
     if irr is None:
-        raise NotFound(f"game {game.pk} has no irregularity {irregularity_id}")
+        raise NotFound("irregularity.not_found", game_id=game.pk, irregularity_id=irregularity_id)
     if irr.status != Irregularity.Status.PENDING:
-        raise Conflict(
-            f"irregularity {irr.pk} was decided already ({irr.status}); no second choice "
-            "(FMJD 5.7, 5.8)"
-        )
+        raise Conflict("irregularity.decided", irregularity_id=irr.pk, status=irr.status)
     return irr
 
 
@@ -120,18 +121,15 @@ def _chooser(game: Game, irr: Irregularity, by) -> None:
     if is_arbiter(by, game.round.event):
         return
     if player_side(by, game) != OTHER[irr.side]:
-        raise Forbidden(
-            f"only {OTHER[irr.side]}, the opponent of the player who committed the "
-            "irregularity, chooses (FMJD 5.4)"
-        )
+        raise Forbidden("irregularity.opponent_chooses", chooser=OTHER[irr.side])
 
 
 def choose(game_id: int, irregularity_id: int, *, choice: str, by, reason: str = "") -> dict:
     """The opponent's choice: "rectify" or "maintain" (FMJD 5.4; nothing partial, 5.8)."""
     if choice not in ("rectify", "maintain"):
         raise Invalid(
-            f"choice must be 'rectify' or 'maintain' (FMJD 5.4; no partial rectification, "
-            f"5.8), not {choice!r}",
+            "irregularity.bad_choice",
+            choice=choice,
             details={"field": "choice"},
         )
     with transaction.atomic():
@@ -166,7 +164,7 @@ def restore_after_accident(game_id: int, *, by, reason: str) -> dict:
     """FMJD 5.5: pieces displaced by an accident noticed at once are put back; not an
     irregularity, no ruling: logged, and the record stays as it is."""
     if not isinstance(reason, str) or not reason.strip():
-        raise Invalid("say what happened (the reason is logged)", details={"field": "reason"})
+        raise Invalid("irregularity.accident_reason_required", details={"field": "reason"})
     with transaction.atomic():
         game = lock_game(game_id, by=by)
         require_arbiter(by, game.round.event)
@@ -225,13 +223,13 @@ def annul_and_restart(game_id: int, *, by, reason: str) -> dict:
     starts them). Nothing is deleted: the record keeps the moves played, then the start
     position set again, flagged 5.1 (the draw counters restart there)."""
     if not isinstance(reason, str) or not reason.strip():
-        raise Invalid("say what was wrong (the reason is logged)", details={"field": "reason"})
+        raise Invalid("irregularity.annul_reason_required", details={"field": "reason"})
     with transaction.atomic():
         game = lock_game(game_id, by=by)
         require_arbiter(by, game.round.event)
         now = server_now(game.clock)
         if game.status == Game.Status.FINISHED:
-            raise Conflict(f"the game is over ({game.result}, {game.termination})")
+            raise Conflict("game.over", result=game.result, termination=game.termination)
         if game.ply:
             _set_position(
                 game, game.start_fen, f"board wrongly placed: {reason.strip()}", now, "5.1"

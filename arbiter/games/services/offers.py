@@ -44,7 +44,9 @@ def _open_game(game: Game, now) -> None:
     flag_if_due(game, now)
     if game.status == Game.Status.FINISHED:
         raise Conflict(
-            f"the game is over ({game.result}, {game.termination})",
+            "game.over",
+            result=game.result,
+            termination=game.termination,
             details={"game": selectors.game_state(game, now)},
         )
 
@@ -66,25 +68,21 @@ def offer_draw(game_id: int, *, by, side: str | None = None) -> dict:
         rules = acts.ending_rules(game.round.event_id)
         turn = selectors.rules_game(game).turn.value
         if turn == side:
-            raise Conflict(
-                f"a draw is offered after one's own move (FMJD 7.3.1 procedure: move, offer, "
-                f"press the clock): it is {side}'s turn to move first"
-            )
+            raise Conflict("offer.move_first", side=side)
         played = _moves_by(game, side)
         if played < rules.offer_min_moves:
             raise Conflict(
-                f"too early: {side} has played {played} moves; a draw may be offered from "
-                f"the {rules.offer_min_moves}th move (event rule)",
+                "offer.too_early",
+                side=side,
+                played=played,
+                min_moves=rules.offer_min_moves,
                 details={"moves_played": played, "min_moves": rules.offer_min_moves},
             )
         offers = list(DrawOffer.objects.filter(game=game).order_by("-pk")[:1])
         if offers and offers[0].status == DrawOffer.Status.PENDING:
-            raise Conflict(f"{offers[0].side}'s offer made at ply {offers[0].ply} is pending")
+            raise Conflict("offer.pending", side=offers[0].side, ply=offers[0].ply)
         if offers and offers[0].side == side:
-            raise Conflict(
-                f"{side} offered last (at ply {offers[0].ply}): the same player may not offer "
-                "again before the opponent has offered"
-            )
+            raise Conflict("offer.offered_last", side=side, ply=offers[0].ply)
         offer = DrawOffer.objects.create(
             game=game,
             side=side,
@@ -106,9 +104,9 @@ def accept_draw(game_id: int, *, by, side: str | None = None) -> dict:
         _open_game(game, now)
         offer = DrawOffer.objects.filter(game=game, status=DrawOffer.Status.PENDING).first()
         if offer is None:
-            raise Conflict("no draw offer is pending")
+            raise Conflict("offer.none_pending")
         if offer.side == side:
-            raise Conflict(f"{side} made the offer: only the opponent accepts it")
+            raise Conflict("offer.own_offer", side=side)
         offer.status, offer.decided_at = DrawOffer.Status.ACCEPTED, now
         offer.save(update_fields=["status", "decided_at"])
         acts.log_act(game, by=by, action="game.draw_accept", now=now, side=side, offer_id=offer.pk)
@@ -174,22 +172,20 @@ def rule(game_id: int, *, result: str, termination: str, reason: str, by) -> dic
     without one)."""
     if termination not in RULINGS:
         raise Invalid(
-            f"termination must be one of {', '.join(t.value for t in RULINGS)}, not "
-            f"{termination!r}",
+            "ruling.bad_termination",
+            terminations=[t.value for t in RULINGS],
+            termination=termination,
             details={"field": "termination"},
         )
     if not isinstance(reason, str) or len(reason.strip()) < MIN_REASON:
-        raise Invalid(
-            "a ruling needs the arbiter's written reason (a few words at least)",
-            details={"field": "reason"},
-        )
+        raise Invalid("ruling.reason_required", details={"field": "reason"})
     if result not in TERMINATION_RESULTS[termination] or result not in (
         Game.Result.WHITE_WINS,
         Game.Result.DRAW,
         Game.Result.BLACK_WINS,
     ):
         raise Invalid(
-            f"a ruling by '{termination}' cannot score {result!r}", details={"field": "result"}
+            "ruling.bad_result", termination=termination, result=result, details={"field": "result"}
         )
     with transaction.atomic():
         game = lock_game(game_id, by=by)

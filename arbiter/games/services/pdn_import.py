@@ -22,6 +22,7 @@ from collections import defaultdict
 from django.db import transaction
 from django.utils import timezone
 
+from arbiter import messages
 from arbiter.errors import Conflict, DomainError, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Event
 from arbiter.events.permissions import require_arbiter
@@ -128,13 +129,15 @@ def upload(event_id: int, data: bytes | str, *, file_name: str = "", by) -> PdnI
     """Store an arbiter's PDN file for the event and queue the task that reads it."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
-        raise NotFound(f"event {event_id} does not exist")
+        raise NotFound("event.not_found", event_id=event_id)
     require_arbiter(by, event)
     size = len(data)
     if not size:
-        raise Invalid("file: the PDN file is empty", details={"field": "file"})
+        raise Invalid("pdn_import.empty_file", details={"field": "file"})
     if size > MAX_FILE_BYTES:
-        raise Invalid(f"file: {size} bytes, more than {MAX_FILE_BYTES}", details={"field": "file"})
+        raise Invalid(
+            "pdn_import.file_too_large", size=size, max=MAX_FILE_BYTES, details={"field": "file"}
+        )
     text = decode_pdn(data) if isinstance(data, bytes) else data
     with transaction.atomic():
         job = PdnImport.objects.create(
@@ -267,7 +270,7 @@ def read_import(job_id: int) -> PdnImport:
     """Read and match every game of the file (the task's work); see the module."""
     job = PdnImport.objects.select_related("event").filter(pk=job_id).first()
     if job is None:
-        raise NotFound(f"PDN import {job_id} does not exist")
+        raise NotFound("pdn_import.not_found", job_id=job_id)
     if job.status not in (PdnImport.Status.PENDING, PdnImport.Status.READING):
         return job
     PdnImport.objects.filter(pk=job.pk).update(status=PdnImport.Status.READING, done=0)
@@ -356,7 +359,7 @@ def read_import(job_id: int) -> PdnImport:
 def readable_import(job_id: int, *, by) -> PdnImport:
     job = PdnImport.objects.select_related("event").filter(pk=job_id).first()
     if job is None:
-        raise NotFound(f"PDN import {job_id} does not exist")
+        raise NotFound("pdn_import.not_found", job_id=job_id)
     require_arbiter(by, job.event)
     return job
 
@@ -391,10 +394,10 @@ def apply_import(job_id: int, *, by, confirm: list[int] | None = None) -> dict:
     in `confirm`. Returns what was written and what was left."""
     job = PdnImport.objects.select_related("event").filter(pk=job_id).first()
     if job is None:
-        raise NotFound(f"PDN import {job_id} does not exist")
+        raise NotFound("pdn_import.not_found", job_id=job_id)
     require_arbiter(by, job.event)
     if job.status != PdnImport.Status.READ:
-        raise Conflict(f"the file is {job.get_status_display().lower()}: nothing to apply")
+        raise Conflict("pdn_import.nothing_to_apply", status=job.get_status_display().lower())
     confirm_set = {int(c) for c in (confirm or [])}
     written, left, failed = [], [], []
     with transaction.atomic():
@@ -416,7 +419,14 @@ def apply_import(job_id: int, *, by, confirm: list[int] | None = None) -> dict:
                             reason=f"PDN import {job.file_name or job.pk}, game {entry['game']}",
                         )
             except DomainError as exc:
-                failed.append({"game": entry["game"], "message": exc.message})
+                failed.append(
+                    {
+                        "game": entry["game"],
+                        "code": exc.code,
+                        "params": messages.jsonable(exc.params),
+                        "message": exc.message,
+                    }
+                )
                 continue
             written.append(entry["game"])
         job.status, job.applied_at = PdnImport.Status.APPLIED, timezone.now()

@@ -22,16 +22,17 @@ def before_move(game: Game, mover: str, now: datetime) -> Conflict | None:
     irr = Irregularity.objects.filter(game=game, status=Irregularity.Status.PENDING).first()
     if irr is not None:
         return Conflict(
-            f"an irregularity ({irr.get_kind_display().lower()} by {irr.side}) waits for "
-            f"{'black' if irr.side == 'white' else 'white'}'s choice: rectify or maintain "
-            "(FMJD 5.4); a move by the opponent accepts it (5.7): enter it as the acceptance",
+            "move.irregularity_pending",
+            kind=irr.get_kind_display().lower(),
+            side=irr.side,
+            chooser="black" if irr.side == "white" else "white",
             details={"irregularity": irr.pk, "game": selectors.game_state(game, now)},
         )
     if Claim.objects.filter(game=game, status=Claim.Status.PENDING).exists():
         rules = acts.ending_rules(game.round.event_id)
         if rules.move_during_claim == EndingRules.MoveDuringClaim.REFUSE:
             return Conflict(
-                "a claim is being decided: the move waits for its decision (event rule)",
+                "move.claim_pending",
                 details={"game": selectors.game_state(game, now)},
             )
         decided = claims.decide_pending(game, now)
@@ -40,8 +41,10 @@ def before_move(game: Game, mover: str, now: datetime) -> Conflict | None:
             last = decided[-1] if decided else None
             words = last.explanation.get("message", "") if last else ""
             return Conflict(
-                f"the game ended by a claim decided before this move ({game.result}, "
-                f"{game.termination}): {words}",
+                "move.claim_ended_game",
+                result=game.result,
+                termination=game.termination,
+                words=words,
                 details={"game": selectors.game_state(game, now)},
             )
     offers.decline_by_move(game, mover, now)

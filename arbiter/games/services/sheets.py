@@ -26,6 +26,7 @@ from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.permissions import is_arbiter, player_side, require_arbiter
 from arbiter.games.models import Game, Move, NotationSheet
+from arbiter.messages import Problem
 from rules.notation_sheet import MAX_SHEET_CHARS, align
 from rules.notation_sheet import check_sheet as check_text
 
@@ -40,20 +41,17 @@ SCORES = {Game.Result.WHITE_WINS, Game.Result.DRAW, Game.Result.BLACK_WINS}
 RESULT_CHOICES = ("sheet", "entered")
 
 
-def _where(game: Game) -> str:
-    return f"round {game.round.number} board {game.board}"
+def _where(game: Game) -> Problem:
+    """Which game, for an error's words and the log's target."""
+    return Problem("game.where", round_number=game.round.number, board=game.board)
 
 
 def _check_text(text) -> str:
     if not isinstance(text, str) or not text.strip():
-        raise Invalid(
-            "text: the sheet is empty; give its moves, e.g. '1. 32-28 19-23 2. 28x19 14x23'",
-            details={"field": "text"},
-        )
+        raise Invalid("sheet.empty", details={"field": "text"})
     if len(text) > MAX_SHEET_CHARS:
         raise Invalid(
-            f"text: the sheet has {len(text)} characters, more than {MAX_SHEET_CHARS}",
-            details={"field": "text"},
+            "sheet.too_long", length=len(text), max=MAX_SHEET_CHARS, details={"field": "text"}
         )
     return text
 
@@ -113,16 +111,17 @@ def submit_sheet(game_id: int, text: str, *, by) -> NotationSheet:
         game = lock_game(game_id, by=by)
         side = player_side(by, game)
         if side is None:
-            raise Forbidden(
-                f"{_where(game)}: you may submit the notation sheet of your own game only"
-            )
+            raise Forbidden("sheet.own_game_only", where=_where(game))
         if game.round.status == Round.Status.DRAFT:
-            raise Conflict(f"{_where(game)}: round {game.round.number} is not published yet")
+            raise Conflict(
+                "sheet.round_not_published", where=_where(game), round_number=game.round.number
+            )
         done = approved_sheet(game.pk)
         if done is not None:
             raise Conflict(
-                f"{_where(game)}: the arbiter approved the record of this game on "
-                f"{done.approved_at:%Y-%m-%d %H:%M} UTC; a correction now is the arbiter's",
+                "sheet.approved_already",
+                where=_where(game),
+                approved_at=f"{done.approved_at:%Y-%m-%d %H:%M}",
                 details={"approved_sheet": done.pk},
             )
         return _new_version(game, side, text, by=by)
@@ -133,7 +132,7 @@ def edit_sheet(game_id: int, text: str, *, by, reason: str) -> NotationSheet:
     text = _check_text(text)
     reason = str(reason or "").strip()
     if not reason:
-        raise Invalid("reason: say why the record is edited", details={"field": "reason"})
+        raise Invalid("sheet.edit_reason_required", details={"field": "reason"})
     with transaction.atomic():
         game = lock_game(game_id, by=by)
         require_arbiter(by, game.round.event)
@@ -142,7 +141,7 @@ def edit_sheet(game_id: int, text: str, *, by, reason: str) -> NotationSheet:
             game.round.event,
             by=by,
             action="sheet.edited",
-            target=_where(game),
+            target=str(_where(game)),
             new={"game_id": game.pk, "sheet_id": sheet.pk, "version": sheet.version},
             reason=reason,
         )
@@ -199,7 +198,7 @@ def check_sheet(sheet_id: int) -> NotationSheet:
     """Check a sheet with the rules engine and compare it (the task's work; idempotent)."""
     sheet = NotationSheet.objects.select_related("game__round").filter(pk=sheet_id).first()
     if sheet is None:
-        raise NotFound(f"notation sheet {sheet_id} does not exist")
+        raise NotFound("sheet.not_found", sheet_id=sheet_id)
     game = sheet.game
     check = check_text(sheet.text, start_fen=game.start_fen)
     sheet.report = check.to_dict()
@@ -230,13 +229,14 @@ def check_pending(game_id: int) -> int:
 # --------------------------------------------------------------------------- approval
 
 
-def _result_to_write(where: str, sheet_result, entered, result_stands) -> str | None:
+def _result_to_write(where: Problem, sheet_result, entered, result_stands) -> str | None:
     """The result an approval writes (None: the entered one stands). Where the sheet's and
     the entered result differ, the arbiter says which stands (FMJD 10.2: the record is the
     arbiter's to approve); otherwise the sheet's result is written where none was entered."""
     if result_stands not in (None, *RESULT_CHOICES):
         raise Invalid(
-            f"result_stands must be one of {', '.join(RESULT_CHOICES)}",
+            "sheet.bad_result_stands",
+            choices=RESULT_CHOICES,
             details={"field": "result_stands"},
         )
     if not sheet_result:
@@ -247,8 +247,10 @@ def _result_to_write(where: str, sheet_result, entered, result_stands) -> str | 
         return None
     if result_stands is None:
         raise Conflict(
-            f"{where}: the sheet gives {sheet_result}, the entered result is {entered}: "
-            "say which one stands (result_stands: sheet or entered)",
+            "sheet.result_differs",
+            where=where,
+            sheet_result=sheet_result,
+            entered=entered,
             details={
                 "choice": "result_stands",
                 "sheet_result": sheet_result,
@@ -269,7 +271,7 @@ def approve_sheet(
     """
     sheet = NotationSheet.objects.filter(pk=sheet_id).first()
     if sheet is None:
-        raise NotFound(f"notation sheet {sheet_id} does not exist")
+        raise NotFound("sheet.not_found", sheet_id=sheet_id)
     reason = str(reason or "").strip()
     with transaction.atomic():
         game = lock_game(sheet.game_id, by=by)
@@ -282,19 +284,24 @@ def approve_sheet(
         if sheet.status != NotationSheet.Status.CHECKED:
             problem = (sheet.report or {}).get("problem") or {}
             raise Conflict(
-                f"{where}: {sheet.get_side_display()} v{sheet.version} cannot be the record: "
-                f"{problem.get('message', 'it is not checked')}; edit it first",
+                "sheet.cannot_be_record" if problem.get("message") else "sheet.not_checked",
+                where=where,
+                side=sheet.get_side_display(),
+                version=sheet.version,
+                problem=problem.get("message", ""),
                 details={"problem": problem},
             )
         if game.status == Game.Status.RUNNING and not game.result:
-            raise Conflict(f"{where}: the game is being played; approve its record after it")
+            raise Conflict("sheet.game_running", where=where)
         current = approved_sheet(game.pk)
         if current is not None and current.pk == sheet.pk:
             return sheet
         if current is not None and not reason:
             raise Invalid(
-                f"{where}: {current.get_side_display()} v{current.version} is the approved "
-                "record; say why another version replaces it",
+                "sheet.replace_reason_required",
+                where=where,
+                side=current.get_side_display(),
+                version=current.version,
                 details={"field": "reason"},
             )
         report = sheet.report
@@ -314,7 +321,7 @@ def approve_sheet(
             game.round.event,
             by=by,
             action="sheet.approved",
-            target=where,
+            target=str(where),
             old={
                 "game_id": game.pk,
                 "plies": old_ply,
