@@ -51,6 +51,12 @@ MESSAGES: dict[str, str] = {
     "pairing.self": "board {board}: a player cannot play themself",
     "pairing.no_boards": "boards: give at least one board",
     # --- the services (arbiter.errors.DomainError)
+    # act (a player's or the arbiter's act on a game: an offer, a claim, a resignation)
+    "act.bad_side": "side must be 'white' or 'black' (the player the arbiter acts for), not {side!r}",
+    "act.only_arbiter_or_player": (
+        "only an arbiter of '{event}' or a player of this game may do this"
+    ),
+    "act.own_side_only": "the {own} player acts for {own} only, not for {side}",
     # arrival
     "arrival.bye_side": "board {board} has no {side} player (a bye)",
     "arrival.game_over": (
@@ -63,6 +69,35 @@ MESSAGES: dict[str, str] = {
     "arbiter.username_taken": (
         "username: '{username}' is taken; choose them from the users instead"
     ),
+    # claim (FMJD 6.1-6.4, the flag): the request, then the decision's explanation
+    "claim.bad_article": "article must be one of {articles}, not {article!r}",
+    "claim.bad_request_id": (
+        "request_id must be a non-empty string of at most {max_length} characters"
+    ),
+    "claim.flag_side_required": (
+        "a flag claimed by the arbiter names whose flag: flag_side 'white' or 'black'"
+    ),
+    "claim.not_found": "game {game_id} has no claim {claim_id}",
+    "claim.opponents_flag_only": "the {claimant} player claims the opponent's flag ({other}) only",
+    "claim.granted": "granted: FMJD {article} applied after ply {applied_at_ply}",
+    "claim.granted_flag": "granted: {flag_side}'s time ran out ({white_ms} ms / {black_ms} ms)",
+    "claim.game_over": "refused: the game is over ({result}, {termination})",
+    "claim.flag_not_fallen": (
+        "refused: {flag_side}'s clock shows {shows_ms} ms (white {white_ms} ms, black {black_ms} ms)"
+    ),
+    "claim.no_clock": "refused: the game has no running clock",
+    "claim.not_in_force": "refused: the material of FMJD {article} is not on the board",
+    "claim.game_decided": "refused: the game is won under FMJD {by_article}",
+    "claim.too_early_6_1": (
+        "refused: this position has occurred {count} time(s) of {limit} (after plies {occurred_at}), same side to move"
+    ),
+    "claim.too_early_6_2": (
+        "refused: {count} of {limit} moves each with kings only ({plies} plies since ply {since_ply})"
+    ),
+    "claim.too_early": (
+        "refused: {count} of {limit} moves each since the material of FMJD {article} arose after ply {since_ply}"
+    ),
+    "claim.unknown_article": "refused: FMJD {article} is not a draw rule (one of {articles})",
     # clock_action
     "clock_action.adjust_needs_side_and_delta": (
         "action 'adjust' needs 'side' ('white' or 'black') and 'delta_ms'"
@@ -154,9 +189,28 @@ MESSAGES: dict[str, str] = {
     # game
     "game.bad_side": "side must be 'white' or 'black', not {side!r}",
     "game.event_not_published": "the event of game {game_id} is not published",
+    "game.over": "the game is over ({result}, {termination})",
     "game.not_found": "game {game_id} does not exist",
     # import
     "import.bad_lines": "nothing imported: {count} bad line(s): {lines:; }",
+    # irregularity (FMJD 5)
+    "irregularity.accident_reason_required": "say what happened (the reason is logged)",
+    "irregularity.already_pending": (
+        "an irregularity already waits for the opponent's choice (FMJD 5.4)"
+    ),
+    "irregularity.annul_reason_required": "say what was wrong (the reason is logged)",
+    "irregularity.bad_choice": (
+        "choice must be 'rectify' or 'maintain' (FMJD 5.4; no partial rectification, 5.8), not {choice!r}"
+    ),
+    "irregularity.bad_fen": "fen_on_board: {error}",
+    "irregularity.bad_kind": "kind must be one of {kinds} (FMJD 5.4), not {kind!r}",
+    "irregularity.decided": (
+        "irregularity {irregularity_id} was decided already ({status}); no second choice (FMJD 5.7, 5.8)"
+    ),
+    "irregularity.not_found": "game {game_id} has no irregularity {irregularity_id}",
+    "irregularity.opponent_chooses": (
+        "only {chooser}, the opponent of the player who committed the irregularity, chooses (FMJD 5.4)"
+    ),
     # move
     "move.ambiguous_at_ply": (
         "move {move!r} at ply {ply} is ambiguous: {reason}; give every landing square"
@@ -166,6 +220,12 @@ MESSAGES: dict[str, str] = {
     "move.bad_request_id": (
         "request_id must be a non-empty string of at most {max_length} characters (the client's id of this submission, the same on every retry)"
     ),
+    "move.claim_ended_game": (
+        "the game ended by a claim decided before this move ({result}, {termination}): {words}"
+    ),
+    "move.claim_pending": (
+        "a claim is being decided: the move waits for its decision (event rule)"
+    ),
     "move.clocks_not_started": "the clocks have not been started: an arbiter starts them first",
     "move.clocks_paused": "the clocks are paused: an arbiter resumes them first",
     "move.flag_fell": (
@@ -173,6 +233,9 @@ MESSAGES: dict[str, str] = {
     ),
     "move.game_over": "the game is over ({result}, {termination}): no more moves",
     "move.illegal_at_ply": "move {move!r} at ply {ply} is not legal: {reason}",
+    "move.irregularity_pending": (
+        "an irregularity ({kind} by {side}) waits for {chooser}'s choice: rectify or maintain (FMJD 5.4); a move by the opponent accepts it (5.7): enter it as the acceptance"
+    ),
     "move.lost_by_late_arrival": (
         "the game is over: lost by forfeit ({result}), a player was not at the board {minutes} min after the round's start"
     ),
@@ -196,10 +259,33 @@ MESSAGES: dict[str, str] = {
     "move.time_ran_out_flag_recorded": (
         "{flag_side}'s time ran out at {at}: the move is refused and the flag recorded"
     ),
+    # offer (a draw offer, FMJD 7.3.1)
+    "offer.move_first": (
+        "a draw is offered after one's own move (FMJD 7.3.1 procedure: move, offer, press the clock): it is {side}'s turn to move first"
+    ),
+    "offer.none_pending": "no draw offer is pending",
+    "offer.offered_last": (
+        "{side} offered last (at ply {ply}): the same player may not offer again before the opponent has offered"
+    ),
+    "offer.own_offer": "{side} made the offer: only the opponent accepts it",
+    "offer.pending": "{side}'s offer made at ply {ply} is pending",
+    "offer.too_early": (
+        "too early: {side} has played {played} moves; a draw may be offered from the {min_moves}th move (event rule)"
+    ),
     # pages (arbiter.events.views.EventRefused: a 403 that names whom to ask)
     "page.only_arbiters": "only the arbiters and the organizer of '{event}' may do this",
     "page.only_arbiters_desk": "only the arbiters and the organizer of '{event}' may use its desk",
     "page.only_organizer_settings": "only the organizer of '{event}' may change its settings",
+    # pdn (the official record's export) and pdn_import (an arbiter's file of games)
+    "pdn.board_not_found": "round {number} board {board} of '{slug}' not found or not published",
+    "pdn.event_not_found": "event '{event}' not found",
+    "pdn.game_not_found": "game {game_id} not found (or its round is not published)",
+    "pdn.round_not_found": "round {round_id} not found (or not published)",
+    "pdn.round_number_not_found": "round {number} of '{slug}' not found",
+    "pdn_import.empty_file": "file: the PDN file is empty",
+    "pdn_import.file_too_large": "file: {size} bytes, more than {max}",
+    "pdn_import.not_found": "PDN import {job_id} does not exist",
+    "pdn_import.nothing_to_apply": "the file is {status}: nothing to apply",
     # pairing
     "pairing.boards_in_play": (
         "round {round_number} has play or results on board(s) {boards}: change the results first"
@@ -259,6 +345,36 @@ MESSAGES: dict[str, str] = {
     ),
     "round.too_few_players": "'{event}' needs at least two players to pair a round",
     "round.unpair_only_last": "only the last round ({round_number}) can be unpaired",
+    # ruling (an arbiter's decision that ends a game)
+    "ruling.bad_result": "a ruling by '{termination}' cannot score {result!r}",
+    "ruling.bad_termination": "termination must be one of {terminations}, not {termination!r}",
+    "ruling.reason_required": "a ruling needs the arbiter's written reason (a few words at least)",
+    # sheet (a notation sheet, FMJD 10.2)
+    "sheet.approved_already": (
+        "{where}: the arbiter approved the record of this game on {approved_at} UTC; a correction now is the arbiter's"
+    ),
+    "sheet.bad_result_stands": "result_stands must be one of {choices}",
+    "sheet.cannot_be_record": "{where}: {side} v{version} cannot be the record: {problem}; edit it first",
+    "sheet.edit_reason_required": "reason: say why the record is edited",
+    "sheet.empty": "text: the sheet is empty; give its moves, e.g. '1. 32-28 19-23 2. 28x19 14x23'",
+    "sheet.game_running": "{where}: the game is being played; approve its record after it",
+    "sheet.not_checked": "{where}: {side} v{version} cannot be the record: it is not checked; edit it first",
+    "sheet.not_found": "notation sheet {sheet_id} does not exist",
+    "sheet.only_arbiters_compare": "only an arbiter of '{event}' compares the sheets",
+    "sheet.only_players_and_arbiters": (
+        "game {game_id}: only its players and the event's arbiters see its sheets"
+    ),
+    "sheet.own_game_only": "{where}: you may submit the notation sheet of your own game only",
+    "sheet.replace_reason_required": (
+        "{where}: {side} v{version} is the approved record; say why another version replaces it"
+    ),
+    "sheet.result_differs": (
+        "{where}: the sheet gives {sheet_result}, the entered result is {entered}: say which one stands (result_stands: sheet or entered)"
+    ),
+    "sheet.round_not_published": "{where}: round {round_number} is not published yet",
+    "sheet.too_long": "text: the sheet has {length} characters, more than {max}",
+    "sheet.unknown_action": "unknown action {action!r}",
+    "sheet.upload_too_large": "file: {name} is larger than {max} bytes",
     # tiebreaks
     "tiebreaks.duplicates": "tiebreaks: {dupes} listed twice; give each tie-break once, in order",
     "tiebreaks.not_a_list": "tiebreaks: give a list of tie-break codes",
@@ -297,6 +413,51 @@ MESSAGES: dict[str, str] = {
     "choice.game.status.scheduled": "Scheduled",
     "choice.game.status.running": "Running",
     "choice.game.status.finished": "Finished",
+    "choice.endingrules.moveduringclaim.claim_first": (
+        "The pending claim is decided first, then the move"
+    ),
+    "choice.endingrules.moveduringclaim.refuse": "The move is refused until the claim is decided",
+    "choice.endingrules.flagvsloneking.loss": (
+        "A flag loses, whatever the opponent has left (the plain reading)"
+    ),
+    "choice.endingrules.flagvsloneking.draw": (
+        "A flag is a draw when the opponent has only a lone king (FMJD 7.3.3)"
+    ),
+    "choice.drawoffer.status.pending": "Pending",
+    "choice.drawoffer.status.accepted": "Accepted",
+    "choice.drawoffer.status.declined": "Declined by a move",
+    "choice.drawoffer.status.lapsed": "Lapsed (the game ended otherwise)",
+    "choice.claim.status.pending": "Pending",
+    "choice.claim.status.granted": "Granted",
+    "choice.claim.status.refused": "Refused",
+    "choice.irregularity.kind.played_twice": "Played twice in a row",
+    "choice.irregularity.kind.irregular_move": "An irregular move",
+    "choice.irregularity.kind.touched_other": "Touched one piece and played another",
+    "choice.irregularity.kind.took_back": "Took back a move",
+    "choice.irregularity.kind.moved_opponent_piece": "Moved an opponent's piece",
+    "choice.irregularity.kind.not_capturing": "Did not capture",
+    "choice.irregularity.kind.wrong_capture_count": "Captured fewer or more pieces than required",
+    "choice.irregularity.kind.stopped_capture": "Stopped during a capture",
+    "choice.irregularity.kind.removed_wrongly": "Removed pieces wrongly",
+    "choice.irregularity.kind.not_crowned": "Did not crown a man",
+    "choice.irregularity.kind.uncrowned_king": "Played with an uncrowned king",
+    "choice.irregularity.kind.two_hands": "Used two hands",
+    "choice.irregularity.status.pending": "Waiting for the opponent's choice",
+    "choice.irregularity.status.rectified": "Rectified (FMJD 5.4)",
+    "choice.irregularity.status.maintained": "Maintained (FMJD 5.4)",
+    "choice.irregularity.status.accepted": "Accepted by the opponent's move (FMJD 5.7)",
+    "choice.irregularity.status.lapsed": "Lapsed (the game ended otherwise)",
+    "choice.notationsheet.side.white": "White's sheet",
+    "choice.notationsheet.side.black": "Black's sheet",
+    "choice.notationsheet.side.arbiter": "Arbiter's version",
+    "choice.notationsheet.status.pending": "Being checked",
+    "choice.notationsheet.status.checked": "Checked: every move legal",
+    "choice.notationsheet.status.problem": "Checked: a move cannot be played",
+    "choice.pdnimport.status.pending": "Waiting to be read",
+    "choice.pdnimport.status.reading": "Being read",
+    "choice.pdnimport.status.read": "Read: check the matches, then apply",
+    "choice.pdnimport.status.applied": "Applied",
+    "choice.pdnimport.status.failed": "Could not be read",
     "choice.side.white": "White",
     "choice.side.black": "Black",
     # --- the rules engine (rules.errors): why a move, a FEN or a record is refused
@@ -341,6 +502,11 @@ MESSAGES: dict[str, str] = {
     "fen.square_both_colours": "square {square} is listed twice, for White and for Black",
     "fen.square_twice": "square {square} is listed twice in {colour}'s pieces",
     "game.nothing_to_take_back": "no move to take back",
+    "game.bad_setup_article": (
+        "a position is set within a game under FMJD art. 5 (e.g. '5.4'), not {article!r}"
+    ),
+    "state.bad_setup": "rules state: a setup needs 'setup' and 'article': {entry!r}",
+    "pdn.bad_setup_fen": "bad FEN in the setup {setup!r}: {error}",
     "state.bad_version": "unknown rules state version {version!r}",
     "state.history_mismatch": "rules state: the history must end with the current position",
     "state.move_count": "rules state: {count} moves listed for ply {ply}",

@@ -171,6 +171,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 30.0,
         "options": {"queue": "clock", "expires": 30},
     },
+    # Claims whose decision task was lost (a broker down, a worker killed).
+    "sweep-claims": {
+        "task": "arbiter.games.tasks.sweep_claims",
+        "schedule": 1.0,
+        "options": {"queue": "clock", "expires": 5},
+    },
     # FMJD 10.5 (competition rules): a player later than the event's delay loses by forfeit.
     "late-arrival-forfeits": {
         "task": "arbiter.games.tasks.sweep_late_arrivals",

@@ -4,8 +4,9 @@ This package imports nothing from Django, Celery, `clocks` or `arbiter` (a test 
 it is the engine that every move, claim and notation sheet is checked against.
 """
 
+from .claims import ClaimCheck, DrawRuleState
 from .errors import AmbiguousMove, FenError, IllegalMove, RulesError
-from .game import Game, Outcome, endgame_rule
+from .game import Game, Outcome, Setup, endgame_rule
 from .outcome import Score, Termination
 from .perft import perft
 from .position import START_FEN, Color, Move, Position
@@ -13,7 +14,9 @@ from .position import START_FEN, Color, Move, Position
 __all__ = [
     "START_FEN",
     "AmbiguousMove",
+    "ClaimCheck",
     "Color",
+    "DrawRuleState",
     "FenError",
     "Game",
     "IllegalMove",
@@ -22,6 +25,7 @@ __all__ = [
     "Position",
     "RulesError",
     "Score",
+    "Setup",
     "Termination",
     "endgame_rule",
     "perft",

@@ -59,6 +59,11 @@ TEXTS: dict[str, str] = {
     "fen.square_twice": "square {square} is listed twice in {colour}'s pieces",
     # A game record that cannot be restored or taken back (RulesError).
     "game.nothing_to_take_back": "no move to take back",
+    "game.bad_setup_article": (
+        "a position is set within a game under FMJD art. 5 (e.g. '5.4'), not {article!r}"
+    ),
+    "state.bad_setup": "rules state: a setup needs 'setup' and 'article': {entry!r}",
+    "pdn.bad_setup_fen": "bad FEN in the setup {setup!r}: {error}",
     "state.bad_version": "unknown rules state version {version!r}",
     "state.history_mismatch": "rules state: the history must end with the current position",
     "state.move_count": "rules state: {count} moves listed for ply {ply}",

@@ -24,6 +24,11 @@ How the draw rules are read here (the French text of the FMJD rules binds):
   since 6.4 then describes the position. A win on that same last ply (7.2.2, 7.2.3) is a
   win: results of art. 7.2 are checked before draws.
 * FMJD 7.2.2 / 7.2.3: the side to move that has no piece, or no legal move, loses.
+* FMJD 5.4: an irregularity that the opponent chooses to maintain leaves on the board a
+  position that no legal move may lead to. The record keeps it as a `Setup` entry in the
+  place of a ply (PDN 3.0 writes it as a setup inside the movetext), flagged with its
+  article; the draw counters and the 6.1 history restart there, since the positions before
+  it can no longer be reached by play.
 
 The game does not refuse moves after a draw rule applied: a PDN record of a game that went
 on is still readable; `outcome()` reports the rule from the ply on which it first applied.
@@ -31,11 +36,13 @@ on is still readable; `outcome()` reports the rule from the ply on which it firs
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from .board import SQ_BIT
+from .claims import ClaimCheck, DrawRuleState, check_claim, rule_states
 from .errors import IllegalMove, RulesError
 from .outcome import Score, Termination
 from .position import START_FEN, Color, Move, Position
@@ -75,6 +82,32 @@ def endgame_rule(position: Position) -> str | None:
             if (sk, sm) in ((2, 0), (1, 1), (1, 0)):
                 return "6.4"
     return None
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A position set within the game (FMJD 5.4: an irregularity maintained), in the place of
+    a ply of the record. `article` says why; `note` is the arbiter's words, kept with it."""
+
+    fen: str
+    article: str
+    note: str = ""
+
+    is_capture = False  # a setup takes nothing (read by code that walks moves and setups)
+
+    @property
+    def text(self) -> str:
+        """The PDN 3.0 setup command (a FEN between slashes, at the level of the moves)."""
+        return f'/FEN "{self.fen}"/'
+
+    def __str__(self) -> str:
+        return self.text
+
+    def to_dict(self) -> dict[str, str]:
+        return {"setup": self.fen, "article": self.article, "note": self.note}
+
+
+_SETUP_ARTICLE = re.compile(r"5\.\d+(\.\d+)?")
 
 
 class _Counters(NamedTuple):
@@ -122,9 +155,19 @@ class Game:
         return self._base_ply + len(self._positions) - 1
 
     @property
-    def moves(self) -> list[Move]:
+    def moves(self) -> list[Move | Setup]:
+        """The record's entries in order: moves, and `Setup`s where a position was set
+        (`history[i]` is the position before entry i)."""
         self._materialize()
         return list(self._moves)
+
+    @property
+    def setups(self) -> list[tuple[int, Setup]]:
+        """(ply, setup) for every position set within the game (the ply it stands in)."""
+        self._materialize()
+        return [
+            (self._base_ply + i + 1, e) for i, e in enumerate(self._moves) if isinstance(e, Setup)
+        ]
 
     @property
     def history(self) -> list[Position]:
@@ -173,8 +216,24 @@ class Game:
         )
         return move
 
-    def pop(self) -> Move:
-        """Take back the last move, restoring the previous position and counters exactly."""
+    def set_position(self, position: Position | str, *, article: str, note: str = "") -> Setup:
+        """Set the position on the board within the game, in the place of a ply (FMJD 5.4:
+        an irregularity the opponent maintains; the game goes on from the board as it stands,
+        even when no legal move leads there). The draw counters and the 6.1 history restart
+        from it. Raises `RulesError` (changing nothing) for a bad FEN or article."""
+        if not isinstance(article, str) or not _SETUP_ARTICLE.fullmatch(article):
+            raise RulesError("game.bad_setup_article", article=article)
+        new = Position.from_fen(position) if isinstance(position, str) else position
+        setup = Setup(new.fen(), article, str(note or ""))
+        index = len(self._positions)
+        self._positions.append(new)
+        self._moves.append(setup)
+        self._counters.append(_Counters(0, endgame_rule(new), 0, index))
+        return setup
+
+    def pop(self) -> Move | Setup:
+        """Take back the last entry (a move or a setup), restoring the previous position and
+        counters exactly."""
         if not self._moves:
             self._materialize()
             if not self._moves:
@@ -204,6 +263,14 @@ class Game:
             "endgame_limit": ENDGAME_LIMITS.get(c.rule) if c.rule else None,
         }
 
+    def draw_rules(self) -> list[DrawRuleState]:
+        """Where each draw rule of FMJD 6.1-6.4 stands after the last ply (see rules.claims)."""
+        return rule_states(self)
+
+    def check_claim(self, article: str) -> ClaimCheck:
+        """Whether a draw claimed under FMJD `article` (6.1-6.4) is right now, and why."""
+        return check_claim(self, article)
+
     def outcome(self) -> Outcome | None:
         """The result the rules give in the current position, or None while play goes on.
 
@@ -230,10 +297,18 @@ class Game:
     # ----- persistence
 
     def move_texts(self) -> list[str]:
-        """Every move of the record in PDN notation (without replaying a restored game)."""
+        """Every entry of the record in PDN notation, a setup as its PDN setup command
+        (without replaying a restored game)."""
+        return [
+            e if isinstance(e, str) else Setup(**_setup_fields(e)).text for e in self._entries()
+        ]
+
+    def _entries(self) -> list[str | dict[str, str]]:
+        """The record as JSON: a move as its PDN text, a setup as its dict."""
         before = list(self._restored_moves or [])
         return before + [
-            self._positions[self._floor + i].move_text(m) for i, m in enumerate(self._moves)
+            m.to_dict() if isinstance(m, Setup) else self._positions[self._floor + i].move_text(m)
+            for i, m in enumerate(self._moves)
         ]
 
     def to_state(self) -> dict[str, Any]:
@@ -244,7 +319,7 @@ class Game:
             "start_fen": self.start_fen,
             "fen": self.position.fen(),
             "ply": self.plies,
-            "moves": self.move_texts(),
+            "moves": self._entries(),
             # FMJD 6.1: positions since the last man move or capture (the only ones that
             # can recur), oldest first, ending with the current position.
             "history": [p.fen() for p in self._positions[c.irreversible :]],
@@ -268,7 +343,10 @@ class Game:
             if not history or history[-1] != current:
                 raise RulesError("state.history_mismatch")
             ply = int(state["ply"])
-            moves = [str(m) for m in state["moves"]]
+            moves = [m if isinstance(m, dict) else str(m) for m in state["moves"]]
+            for m in moves:
+                if isinstance(m, dict):
+                    _setup_fields(m)
             if len(moves) != ply:
                 raise RulesError("state.move_count", count=len(moves), ply=ply)
             rule = state["endgame_rule"]
@@ -302,16 +380,32 @@ class Game:
         if self._restored_moves is None:
             return
         full = Game(self.start_fen)
-        for text in self._restored_moves:
-            full.push(text)
+        for entry in self._restored_moves:
+            if isinstance(entry, dict):
+                fields = _setup_fields(entry)
+                full.set_position(fields["fen"], article=fields["article"], note=fields["note"])
+            else:
+                full.push(entry)
         if full.position != self._positions[self._floor]:
             raise RulesError("state.moves_mismatch")
         for m in self._moves:
-            full.push(m)
+            if isinstance(m, Setup):
+                full.set_position(m.fen, article=m.article, note=m.note)
+            else:
+                full.push(m)
         self.__dict__.update(full.__dict__)
 
     def __repr__(self) -> str:
         return f"<Game ply={self.plies} fen={self.position.fen()!r}>"
+
+
+def _setup_fields(entry: dict[str, Any]) -> dict[str, str]:
+    """The fields of a setup as `to_state` writes it; RulesError when it is not one."""
+    try:
+        fen, article = entry["setup"], entry["article"]
+    except (KeyError, TypeError) as exc:
+        raise RulesError("state.bad_setup", entry=entry) from exc
+    return {"fen": str(fen), "article": str(article), "note": str(entry.get("note") or "")}
 
 
 def _win(winner: Color, termination: Termination, article: str) -> Outcome:
@@ -319,4 +413,4 @@ def _win(winner: Color, termination: Termination, article: str) -> Outcome:
     return Outcome(termination, score, winner, article)
 
 
-__all__ = ["Game", "Outcome", "endgame_rule", "START_FEN"]
+__all__ = ["Game", "Outcome", "Setup", "endgame_rule", "START_FEN"]

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AmbiguousMove, IllegalMove, RulesError
-from .game import Game
+from .game import Game, Setup
 from .position import Position
 
 __all__ = [
@@ -174,7 +174,8 @@ class PdnMove:
     commands: dict[str, str] = field(default_factory=dict)  # [%name value] from comments
     clock: ClockReading | None = None
     readable: bool = True  # False for a word that is not a move (reported at replay)
-    move: Any = None  # the engine's Move once replayed (variations too, when legal)
+    setup: str | None = None  # a PDN 3.0 setup /FEN "..."/ standing here: its FEN
+    move: Any = None  # the engine's Move once replayed (a Setup for a setup; variations too)
     notation: str | None = None  # the engine's notation of `move` (short unless ambiguous)
 
     def __repr__(self) -> str:
@@ -236,10 +237,14 @@ class PdnGame:
         return [m.move for m in self.moves[: self.plies]]
 
     def to_game(self) -> Any:
-        """An engine `Game` holding the replayed moves (draw-rule counters included)."""
+        """An engine `Game` holding the replayed moves and setups (draw-rule counters
+        included)."""
         game = Game(self.start_fen) if self.start_fen else Game()
         for move in self.engine_moves:
-            game.push(move)
+            if isinstance(move, Setup):
+                game.set_position(move.fen, article=move.article, note=move.note)
+            else:
+                game.push(move)
         return game
 
     def summary(self) -> dict[str, Any]:
@@ -262,7 +267,8 @@ class PdnGame:
         tags: dict[str, str] | None = None,
         clocks: Iterable[ClockReading | None] | None = None,
     ) -> PdnGame:
-        """A record of engine moves (e.g. a finished game) ready for `write_game`.
+        """A record of engine moves (e.g. a finished game) ready for `write_game`; a `Setup`
+        among them is written as a PDN 3.0 setup with its article in a comment.
 
         `clocks`, if given, holds one `ClockReading` (or None) per move: the clocks after
         that move, written as a `[%clock ...]` (or `[%clk ...]`) comment.
@@ -276,19 +282,21 @@ class PdnGame:
         for i, move in enumerate(moves):
             if isinstance(move, str):
                 move = pos.parse_move(move)
-            text = pos.move_text(move)
-            game.moves.append(
-                PdnMove(
-                    text=text,
-                    raw=text,
-                    line=0,
-                    column=0,
-                    move=move,
-                    notation=text,
-                    clock=readings[i] if i < len(readings) else None,
-                )
+            text = _entry_text(pos, move)
+            entry = PdnMove(
+                text=text,
+                raw=text,
+                line=0,
+                column=0,
+                move=move,
+                notation=text,
+                clock=readings[i] if i < len(readings) else None,
             )
-            pos = pos.play(move)
+            if isinstance(move, Setup):
+                entry.setup = move.fen
+                entry.comments.append(_setup_comment(move))
+            game.moves.append(entry)
+            pos = _after(pos, move)
             game.positions.append(pos)
         game.replayed = True
         return game
@@ -867,8 +875,20 @@ class _Parser:
         if kind == RESULT:  # inside a variation: the variation's own ending
             return
         if kind == SETUP:
+            # PDN 3.0: a setup stands at the level of the moves (FMJD 5.4, a position
+            # maintained after an irregularity); in a variation it is not replayed.
             if len(stack) == 1:
                 game.setups.append((len(line.moves), tok.value))
+                ln, col = self.where(tok.offset)
+                entry = PdnMove(text=f'/FEN "{tok.value}"/', raw=tok.text, line=ln, column=col)
+                entry.setup = tok.value
+                line.pending_number = None
+                if line.pending_comments:
+                    (line.moves[-1].comments if line.moves else entry.comments_before).extend(
+                        line.pending_comments
+                    )
+                    line.pending_comments = []
+                line.moves.append(entry)
             return
         if kind == BAD:
             ln, col = self.where(tok.offset)
@@ -886,6 +906,12 @@ class _Parser:
         game.warnings.append(f"line {ln}:{col}: {msg}")
 
     def _after_game(self, game: PdnGame) -> None:
+        # PDN 3.0: without a FEN tag, a setup before the first move is the start position.
+        if game.moves and game.moves[0].setup is not None and "FEN" not in game.tags:
+            first = game.moves.pop(0)
+            game.tags["FEN"] = first.setup
+            game.tag_places["FEN"] = (first.line, first.column)
+            game.comments.extend(first.comments_before + first.comments)
         _attach_commands(game.moves)
         # A non-standard result written as the last "move", e.g. "1-9" or "4-6"
         # (delfts.pdn): it matches the Result tag, so it is the terminator.
@@ -968,13 +994,6 @@ def _start_fen(game: PdnGame) -> tuple[str | None, list[str]]:
     return fen, notes
 
 
-def _expected_number(ply: int, white_first: bool) -> tuple[int, bool]:
-    """(move number, is Black) of the 0-based ply in a game whose first mover is given."""
-    if white_first:
-        return ply // 2 + 1, ply % 2 == 1
-    return (ply + 1) // 2 + 1, ply % 2 == 0
-
-
 def _candidates(pos: Any, text: str, exc: Any) -> list[Any]:
     """The legal moves an ambiguous text may stand for, in a stable order."""
     out = []
@@ -1030,11 +1049,6 @@ def replay_game(game: PdnGame) -> PdnGame:
         )
         return game
     game.start_fen = start.fen()
-    if game.setups:
-        game.warnings.append(
-            "a /FEN/ setup inside the movetext is kept but not replayed "
-            f"(after ply {game.setups[0][0]})"
-        )
 
     moves = game.moves
     n = len(moves)
@@ -1052,7 +1066,20 @@ def replay_game(game: PdnGame) -> PdnGame:
         mv = moves[ply]
         failure: Exception | None = None
         move = None
-        if ply in choices:
+        if mv.setup is not None:
+            try:
+                after = Position.from_fen(mv.setup)
+                move = Setup(after.fen(), _setup_article(mv), _setup_note(mv))
+            except RulesError as exc:
+                failure = RulesError("pdn.bad_setup_fen", setup=mv.raw, error=exc)
+            if move is not None:
+                del chosen[ply:]
+                chosen.append(move)
+                del positions[ply + 1 :]
+                positions.append(after)
+                ply += 1
+                continue
+        elif ply in choices:
             cands, k = choices[ply]
             move = cands[k]
         elif mv.readable:
@@ -1104,7 +1131,7 @@ def replay_game(game: PdnGame) -> PdnGame:
         choices = {p: c for p, c in choices.items() if p < fail_ply}
         positions = [start]
         for m in chosen:
-            positions.append(positions[-1].play(m))
+            positions.append(_after(positions[-1], m))
         mv = moves[fail_ply]
         pos = positions[fail_ply]
         legal = [pos.move_text(m) for m in sorted(pos.legal_moves())]
@@ -1126,7 +1153,7 @@ def replay_game(game: PdnGame) -> PdnGame:
     game.positions = positions
     for i, m in enumerate(moves):
         m.move = chosen[i] if i < len(chosen) else None
-        m.notation = positions[i].move_text(m.move) if m.move is not None else None
+        m.notation = _entry_text(positions[i], m.move) if m.move is not None else None
     for i, m in enumerate(moves[: len(chosen)]):
         for var in m.variations:
             _check_variation(game, positions[i], var)
@@ -1153,19 +1180,20 @@ def replay_game(game: PdnGame) -> PdnGame:
     # Incomplete capture paths (more than start and end, but not every landing square).
     for i, m in enumerate(chosen):
         mv = moves[i]
+        if not m.is_capture:
+            continue
         written = len(_SQUARES.findall(mv.text))
-        if m.is_capture and 2 < written < len(m.path):
+        if 2 < written < len(m.path):
             game.warnings.append(
                 f"ply {i + 1} (line {mv.line}:{mv.column}, {mv.raw!r}): incomplete capture "
                 f"path read as {_full_path(m)}"
             )
     # Move numbers as written vs. as counted (tolerated: the moves are played in order).
-    base = _number_base(game)
+    numbering = _numbering(moves, _number_base(game), not white_first)
     for i, mv in enumerate(moves[: len(chosen) + (1 if game.error else 0)]):
         if mv.number is None:
             continue
-        number, black = _expected_number(i, white_first)
-        number += base - 1
+        number, black = numbering[i]
         if mv.number != number or (mv.black_number and not black):
             shown = f"{mv.number}{'...' if mv.black_number else '.'}"
             want = f"{number}{'...' if black else '.'}"
@@ -1192,6 +1220,8 @@ def _check_variation(game: PdnGame, start: Any, line: list[PdnMove]) -> None:
     for mv in line:
         for var in mv.variations:
             _check_variation(game, pos, var)
+        if mv.setup is not None:
+            return  # a side step to a set position: not followed here
         if not mv.readable:
             game.warnings.append(
                 f"variation at line {mv.line}:{mv.column}: cannot read {mv.raw!r} as a move; "
@@ -1235,13 +1265,67 @@ def _others_fail(
         ok = True
         for mv in moves[p + 1 :]:
             try:
-                pos = pos.play(pos.parse_move(mv.text))
+                pos = (
+                    Position.from_fen(mv.setup)
+                    if mv.setup is not None
+                    else pos.play(pos.parse_move(mv.text))
+                )
             except (RulesError, ValueError):
                 ok = False
                 break
         if ok:
             return False
     return True
+
+
+def _after(pos: Any, entry: Any) -> Any:
+    """The position after a record entry: a move played, or a setup's position."""
+    return Position.from_fen(entry.fen) if isinstance(entry, Setup) else pos.play(entry)
+
+
+def _entry_text(pos: Any, entry: Any) -> str:
+    return entry.text if isinstance(entry, Setup) else pos.move_text(entry)
+
+
+_SETUP_COMMENT = re.compile(r"^FMJD (5\.\d+(?:\.\d+)?)\b:?\s*(.*)$", re.S)
+
+
+def _setup_article(mv: PdnMove) -> str:
+    """The article a setup's comment names ("FMJD 5.4: ..."), "5.4" when it names none:
+    a position set within a game is a maintained irregularity unless said otherwise."""
+    for c in mv.comments:
+        m = _SETUP_COMMENT.match(c)
+        if m:
+            return m.group(1)
+    return "5.4"
+
+
+def _setup_note(mv: PdnMove) -> str:
+    for c in mv.comments:
+        m = _SETUP_COMMENT.match(c)
+        if m:
+            return m.group(2).strip()
+    return " ".join(mv.comments)
+
+
+def _setup_comment(setup: Any) -> str:
+    """The comment written after a setup: its article, then the arbiter's note."""
+    return f"FMJD {setup.article}: {setup.note}" if setup.note else f"FMJD {setup.article}"
+
+
+def _numbering(entries: list[PdnMove], number: int, black: bool) -> list[tuple[int, bool]]:
+    """(move number, is Black's) of each entry of a line, starting with the given one: the
+    number goes up when Black has moved; a setup stands in the place of a ply, and the
+    side to move after it is the one its FEN names."""
+    out = []
+    for mv in entries:
+        out.append((number, black))
+        # after a move the other side plays; after a setup, the side its FEN names
+        white_next = black if mv.setup is None else mv.setup.strip()[:1].upper() != "B"
+        if white_next and black:
+            number += 1
+        black = not white_next
+    return out
 
 
 def _full_path(move: Any) -> str:
@@ -1320,16 +1404,21 @@ def _comment_words(text: str) -> list[str]:
     return words
 
 
-def _line_tokens(moves: list[PdnMove], start_ply: int, white_first: bool, base: int) -> list[str]:
+def _line_tokens(moves: list[PdnMove], first_number: int, first_black: bool) -> list[str]:
     out: list[str] = []
     need_number = True
-    for i, mv in enumerate(moves):
-        ply = start_ply + i
+    numbering = _numbering(moves, first_number, first_black)
+    for mv, (number, black) in zip(moves, numbering, strict=True):
         for c in mv.comments_before:
             out.extend(_comment_words(c))
             need_number = True
-        number, black = _expected_number(ply, white_first)
-        number += base - 1
+        if mv.setup is not None:
+            # PDN 3.0: the setup at the level of the moves, its article in a comment.
+            out.append(f'/FEN "{mv.setup}"/')
+            for c in mv.comments:
+                out.extend(_comment_words(c))
+            need_number = True
+            continue
         text = mv.notation or mv.text
         text += mv.strength or ""
         # The number and its move stay on one line.
@@ -1347,7 +1436,7 @@ def _line_tokens(moves: list[PdnMove], start_ply: int, white_first: bool, base: 
             out.append("{" + format_clock(mv.clock) + "}")
             need_number = True
         for var in mv.variations:
-            inner = _line_tokens(var, ply, white_first, base)
+            inner = _line_tokens(var, number, black)
             if inner:
                 inner[0] = "(" + inner[0]
                 inner[-1] = inner[-1] + ")"
@@ -1409,8 +1498,10 @@ def write_game(game: PdnGame) -> str:
             start = Position.from_fen(start_fen)
         except Exception:  # noqa: BLE001 - an unreadable FEN tag is written without a start
             start = None
+    first_is_setup = bool(game.moves) and game.moves[0].setup is not None
     if start is not None:
-        if start.fen() != Position.start().fen():
+        # A setup before the first move would be read as the start position without a FEN tag
+        if start.fen() != Position.start().fen() or first_is_setup:
             lines.append(f"[FEN {_quote(start.fen())}]")
     elif start_fen:
         lines.append(f"[FEN {_quote(start_fen)}]")
@@ -1424,7 +1515,7 @@ def write_game(game: PdnGame) -> str:
     tokens: list[str] = []
     for c in game.comments:
         tokens.extend(_comment_words(c))
-    tokens.extend(_line_tokens(game.moves, 0, white_first, _number_base(game)))
+    tokens.extend(_line_tokens(game.moves, _number_base(game), not white_first))
     tokens.append(normalize_result(result) or "*")
     body = _wrap(tokens)
     return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"

@@ -71,6 +71,14 @@ def _choice_codes() -> set[str]:
     return found
 
 
+def _claim_explanation_codes() -> set[str]:
+    """The codes that word a claim's decision, for every article and every decision."""
+    from arbiter.games.models import Claim
+    from arbiter.games.services import claims
+
+    return {claims.explanation_code(a, c) for a in Claim.ARTICLES for c in claims.WORDED}
+
+
 def test_every_code_of_rules_clocks_outcomes_and_services_has_words():
     codes = set(rules_errors.CODES) | set(clock_errors.CODES)
     codes |= {f"termination.{t.value}" for t in Termination}
@@ -78,6 +86,7 @@ def test_every_code_of_rules_clocks_outcomes_and_services_has_words():
     codes |= {"time_control.in_part", "time_control.in_part_of_tag"}
     codes |= {"ending.automatic", "request.invalid_fields", "request.not_json"}
     codes.add("request.not_logged_in")
+    codes |= _claim_explanation_codes()
     raised = _raised_codes()
     assert len(raised) > 100  # the scan sees the services
     codes |= {code for _, code, _ in raised}

@@ -10,10 +10,11 @@ from typing import Literal
 from django.utils import timezone
 from ninja import Field, Router, Schema
 from ninja.decorators import decorate_view
+from ninja.responses import Status
 
 from arbiter.accounts.auth import API_AUTH, READ_AUTH
 from arbiter.games import selectors, services
-from arbiter.games.services import arrival
+from arbiter.games.services import arrival, claims, irregularities, offers
 from arbiter.infra.gate import db_gate
 
 router = Router(tags=["games"])
@@ -193,3 +194,158 @@ def forfeit(request, game_id: int, payload: ForfeitIn):
         reason=payload.reason,
     )
     return _result_answer(game)
+
+
+# -- offers, claims, resignations, rulings, irregularities (FMJD 5-7) ----------------------
+
+
+class SideIn(Schema):
+    side: Literal["white", "black"] | None = Field(
+        None, description="The player acted for (an arbiter entering it); a player: their own."
+    )
+
+
+class ResignIn(SideIn):
+    reason: str = ""
+
+
+class ClaimIn(SideIn):
+    article: Literal["6.1", "6.2", "6.3", "6.4", "flag"]
+    request_id: str
+    flag_side: Literal["white", "black"] | None = None
+
+
+class RulingIn(Schema):
+    result: Literal["2-0", "1-1", "0-2"]
+    termination: Literal["refused_rules", "no_win_possible", "arbiter"]
+    reason: str
+
+
+class IrregularityIn(Schema):
+    kind: str
+    side: Literal["white", "black"] = Field(..., description="Who committed it.")
+    fen_on_board: str = ""
+    note: str = ""
+
+
+class ChoiceIn(Schema):
+    choice: Literal["rectify", "maintain"]
+    reason: str = ""
+
+
+class AcceptByMoveIn(Schema):
+    move: str
+    request_id: str
+
+
+class AccidentIn(Schema):
+    reason: str
+
+
+@router.get("/games/{int:game_id}/acts", auth=API_AUTH)
+@decorate_view(db_gate)
+def get_acts(request, game_id: int):
+    """Every act on the game with who, when, what and why (arbiters), and what is pending."""
+    return selectors.read_acts(game_id, by=request.user)
+
+
+@router.post("/games/{int:game_id}/offers", auth=API_AUTH, response={201: dict})
+@decorate_view(db_gate)
+def post_offer(request, game_id: int, payload: SideIn):
+    """Offer a draw after one's move (FMJD 7.3.1; the event's procedure applies)."""
+    return Status(201, offers.offer_draw(game_id, by=request.user, side=payload.side))
+
+
+@router.post("/games/{int:game_id}/offers/accept", auth=API_AUTH)
+@decorate_view(db_gate)
+def post_offer_accept(request, game_id: int, payload: SideIn):
+    """The opponent accepts the pending offer: drawn 1-1 (FMJD 7.3.1)."""
+    return offers.accept_draw(game_id, by=request.user, side=payload.side)
+
+
+@router.post("/games/{int:game_id}/resign", auth=API_AUTH)
+@decorate_view(db_gate)
+def post_resign(request, game_id: int, payload: ResignIn):
+    """Resign (FMJD 7.2.1): the player, or the arbiter for the side given."""
+    return offers.resign(game_id, by=request.user, side=payload.side, reason=payload.reason)
+
+
+@router.post("/games/{int:game_id}/ruling", auth=API_AUTH)
+@decorate_view(db_gate)
+def post_ruling(request, game_id: int, payload: RulingIn):
+    """The arbiter ends the game with a written reason (FMJD 7.2.4, 7.3.3, any result)."""
+    return offers.rule(
+        game_id,
+        result=payload.result,
+        termination=payload.termination,
+        reason=payload.reason,
+        by=request.user,
+    )
+
+
+@router.post("/games/{int:game_id}/claims", auth=API_AUTH, response={202: dict})
+@decorate_view(db_gate)
+def post_claim(request, game_id: int, payload: ClaimIn):
+    """Claim a draw (FMJD 6.1-6.4) or the opponent's flag. 202: stored, decided by a task;
+    GET /games/{id}/claims/{claim_id} gives the decision. A repeated request_id answers with
+    the claim it made."""
+    return Status(
+        202,
+        claims.make_claim(
+            game_id,
+            article=payload.article,
+            request_id=payload.request_id,
+            by=request.user,
+            side=payload.side,
+            flag_side=payload.flag_side,
+        ),
+    )
+
+
+@router.get("/games/{int:game_id}/claims/{int:claim_id}", auth=API_AUTH)
+@decorate_view(db_gate)
+def get_claim(request, game_id: int, claim_id: int):
+    """A claim: pending, or granted / refused with its explanation."""
+    return claims.read_claim(game_id, claim_id, by=request.user)
+
+
+@router.post("/games/{int:game_id}/irregularities", auth=API_AUTH, response={201: dict})
+@decorate_view(db_gate)
+def post_irregularity(request, game_id: int, payload: IrregularityIn):
+    """The arbiter records an irregularity of FMJD 5.4 (with the board's position as a FEN
+    when it differs from the record's); the opponent then chooses."""
+    return Status(
+        201, irregularities.record_irregularity(game_id, **payload.dict(), by=request.user)
+    )
+
+
+@router.post("/games/{int:game_id}/irregularities/{int:irregularity_id}/choice", auth=API_AUTH)
+@decorate_view(db_gate)
+def post_irregularity_choice(request, game_id: int, irregularity_id: int, payload: ChoiceIn):
+    """The opponent's choice (FMJD 5.4): rectify or maintain; entered by them or the arbiter."""
+    return irregularities.choose(
+        game_id, irregularity_id, choice=payload.choice, by=request.user, reason=payload.reason
+    )
+
+
+@router.post("/games/{int:game_id}/irregularities/{int:irregularity_id}/accept", auth=API_AUTH)
+@decorate_view(db_gate)
+def post_irregularity_accept(request, game_id: int, irregularity_id: int, payload: AcceptByMoveIn):
+    """The opponent's move after the irregularity (FMJD 5.7): maintained, and the move played."""
+    return irregularities.accept_by_move(
+        game_id, irregularity_id, move=payload.move, request_id=payload.request_id, by=request.user
+    )
+
+
+@router.post("/games/{int:game_id}/accident", auth=API_AUTH)
+@decorate_view(db_gate)
+def post_accident(request, game_id: int, payload: AccidentIn):
+    """An accident noticed at once (FMJD 5.5): the position put back, logged, no ruling."""
+    return irregularities.restore_after_accident(game_id, by=request.user, reason=payload.reason)
+
+
+@router.post("/games/{int:game_id}/annul", auth=API_AUTH)
+@decorate_view(db_gate)
+def post_annul(request, game_id: int, payload: AccidentIn):
+    """The board was wrongly placed (FMJD 5.1): the game restarts, clocks reset (arbiters)."""
+    return irregularities.annul_and_restart(game_id, by=request.user, reason=payload.reason)

@@ -114,6 +114,9 @@ def game_state(
         "legal_moves": legal,
         "clock": clock_state(game, now),
         "draw_state": record.draw_state(),
+        # FMJD 6.1-6.4, each: where its counter stands, whether it applies (rules.claims)
+        "draw_rules": [rule.to_dict() for rule in record.draw_rules()],
+        "acts_pending": game.acts_pending,
     }
     if with_moves:
         state["moves"] = move_list(game.pk)
@@ -153,6 +156,14 @@ def read_clock_log(game_id: int, *, by) -> dict:
     game = _game(game_id)
     require_arbiter(by, game.round.event)
     return {"game": game.pk, "entries": clock_log(game)}
+
+
+def read_acts(game_id: int, *, by) -> dict:
+    """The record of every act on a game (offers, claims, resignations, irregularities and
+    choices, rulings), oldest first, and what is pending; arbiters of the event only."""
+    game = _game(game_id)
+    require_arbiter(by, game.round.event)
+    return game_acts(game)
 
 
 def flag_overdue(game: Game, now: datetime) -> bool:
@@ -245,4 +256,36 @@ def arrival_state(game: Game, now: datetime | None = None) -> dict:
         "late_arrival_minutes": game.round.event.late_arrival_minutes,
         "deadline": limit.deadline if limit else None,
         "server_time": now,
+    }
+
+
+def game_acts(game: Game) -> dict:
+    """The record of every act on the game (offers, claims, resignations, irregularities and
+    the choices after them, rulings, results), oldest first, with who, when, what and why,
+    and what is still pending."""
+    from arbiter.events.models import AuditEntry
+    from arbiter.games.models import Claim, DrawOffer, Irregularity
+    from arbiter.games.services.claims import claim_dict
+    from arbiter.games.services.irregularities import irregularity_dict
+    from arbiter.games.services.offers import offer_dict
+
+    entries = AuditEntry.objects.filter(
+        event_id=game.round.event_id, target=f"round {game.round.number} board {game.board}"
+    ).select_related("user")
+    return {
+        "game": game.pk,
+        "record": [
+            {
+                "at": e.at.isoformat(),
+                "action": e.action,
+                "by": e.user.username if e.user else None,
+                "what": e.new,
+                "before": e.old,
+                "why": e.reason,
+            }
+            for e in entries.order_by("at", "pk")
+        ],
+        "offers": [offer_dict(o) for o in DrawOffer.objects.filter(game=game)],
+        "claims": [claim_dict(c) for c in Claim.objects.filter(game=game)],
+        "irregularities": [irregularity_dict(i) for i in Irregularity.objects.filter(game=game)],
     }

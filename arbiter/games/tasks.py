@@ -1,4 +1,4 @@
-"""Celery tasks for games: thin, they take ids and call the one flag-fall service."""
+"""Celery tasks for games: thin, they take ids and call the services (flags, claims)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from arbiter.games import services
-from arbiter.games.services import arrival
+from arbiter.games.services import arrival, claims
 
 
 @shared_task(name="arbiter.games.tasks.check_flag", ignore_result=True)
@@ -46,3 +46,34 @@ def sweep_late_arrivals() -> int:
     """Every 10 s (beat): forfeit the games whose players are later than their event allows
     (FMJD 10.5, competition rules); how many."""
     return len(arrival.forfeit_late_arrivals())
+
+
+@shared_task(name="arbiter.games.tasks.decide_claim", ignore_result=True)
+def decide_claim(claim_id: int) -> bool:
+    """Queued after the claim's transaction commits (queue "clock"): decide it under the
+    game's lock; a claim decided already (by a move, the sweep, a retry) is left alone."""
+    return claims.decide_claim(claim_id)
+
+
+@shared_task(name="arbiter.games.tasks.sweep_claims", ignore_result=True)
+def sweep_claims() -> int:
+    """Every second (beat): claims still pending after claims.SWEEP_AFTER (a lost task)."""
+    return claims.sweep_claims()
+
+
+@shared_task(name="arbiter.games.tasks.check_notation_sheet", ignore_result=True)
+def check_notation_sheet(sheet_id: int) -> str:
+    """Check a submitted notation sheet with the rules engine and compare it with the entered
+    record and the other sheets (services.sheets.check_sheet); its status after."""
+    from arbiter.games.services import sheets
+
+    return sheets.check_sheet(sheet_id).status
+
+
+@shared_task(name="arbiter.games.tasks.read_pdn_import", ignore_result=True)
+def read_pdn_import(import_id: int) -> str:
+    """Read and match the games of an uploaded PDN file (services.pdn_import.read_import),
+    saving its progress as it goes; its status after."""
+    from arbiter.games.services import pdn_import
+
+    return pdn_import.read_import(import_id).status

@@ -18,6 +18,7 @@ from arbiter.events.permissions import can_view, is_arbiter
 from rules.svg import board_svg
 
 from . import presentation, selectors
+from .models import Irregularity
 
 
 class _LoginNeeded(Exception):
@@ -72,6 +73,7 @@ def board(request, game_id: int):
             ),
             "arrival": selectors.arrival_state(game),
             "tc": presentation.time_control(game.round.event),
+            "irregularity_kinds": Irregularity.Kind.choices,
         },
     )
 

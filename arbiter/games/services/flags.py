@@ -9,7 +9,8 @@ comes within the horizon, not from the move that set it.
 
 FMJD (Annex 3, shared/rules/DIGEST.md section 10): a player who exceeds the time limit loses.
 The event's `flag_policy` says what happens at once: "automatic" ends the game (loss for the
-flagged side, termination FLAG); "claim" records the flag and leaves the game open until it is
+flagged side, termination FLAG; or a draw when the opponent has only a lone king and the
+event's EndingRules.flag_vs_lone_king says so, acts.flag_outcome); "claim" records the flag and leaves the game open until it is
 claimed (claims are a later issue: nothing here ends such a game).
 """
 
@@ -34,8 +35,9 @@ from arbiter.runtime.downtime import flags_on_hold
 from clocks import clock as clockmath
 from clocks.models import Clock, ClockLog
 from rules import Color
-from rules.outcome import Score, Termination
+from rules.outcome import Termination
 
+from .acts import flag_outcome
 from .ending import Ending, automatic_reason, close_rounds, end_game, insert_ending_rows, result_of
 from .locking import lock_game, lock_games, save_clock, save_game, server_now
 
@@ -85,11 +87,9 @@ def apply_flag(game: Game, side: Color, now: datetime) -> tuple[list[str], dict,
     )
     ending = None
     if game.round.event.flag_policy != Event.FlagPolicy.CLAIM:
-        score = Score.BLACK_WINS if side is Color.WHITE else Score.WHITE_WINS
-        termination = Termination.FLAG
-        ending = end_game(
-            game, result_of(score), termination, now=now, reason=automatic_reason(termination)
-        )
+        score, termination, why = flag_outcome(game, side.value)  # the event's rule
+        reason = automatic_reason(termination) if termination == Termination.FLAG else why
+        ending = end_game(game, result_of(score), termination, now=now, reason=reason)
         fields += ending.fields
     return list(dict.fromkeys(fields)), line, ending
 

@@ -16,6 +16,7 @@ from clocks import clock as clockmath
 from clocks.timecontrol import TimeControl, TimeControlError
 from rules import AmbiguousMove, IllegalMove, Position
 
+from . import pending
 from .ending import automatic_reason, close_rounds, end_game, insert_ending_rows, result_of
 from .flags import flag_if_due, on_commit_arm
 from .locking import lock_game, save_clock, save_game, server_now
@@ -76,6 +77,12 @@ def _same_move(game: Game, prior: Move, move: str) -> bool:
         return position.move_text(position.parse_move(move)) == prior.notation
     except (AmbiguousMove, IllegalMove):
         return False
+
+
+def _waits_for_claim(game: Game, record, now) -> bool:
+    state = next(s for s in record.draw_rules() if s.applies)
+    limit = 2 * state.limit if state.plies is not None else None
+    return pending.draw_waits_for_claim(game, state.article, state.plies or 0, limit, now)
 
 
 class _Refused:
@@ -143,6 +150,10 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
     rules_game = selectors.rules_game(game)
     turn = rules_game.position.turn.value
     _check_playable(game, ply, now, turn=turn, arbiter=arbiter, side=side)
+    if game.acts_pending:  # an offer, a claim or an irregularity waits (services/pending.py)
+        refusal = pending.before_move(game, turn, now)
+        if refusal is not None:
+            return _Refused(refusal)
     parsed, notation = _parse(rules_game.position, move, ply)
     refused = _charge_clock(game, now, turn)
     if refused is not None:
@@ -312,6 +323,8 @@ def _play(game: Game, rules_game, parsed, ply: int, turn: str, now) -> tuple[lis
         game.started_at = game.started_at or now
         fields += ["status", "started_at"]
     outcome = rules_game.outcome()
+    if outcome is not None and outcome.winner is None and _waits_for_claim(game, rules_game, now):
+        outcome = None  # the event has this draw rule wait for a claim or a ruling
     if outcome is None:
         return fields, []
     # FMJD 7.2.2 / 7.2.3 (blocked, no pieces) and 6.1-6.4 (draws the arbiter must declare:

@@ -97,7 +97,129 @@
       refreshLog();
     }
     renderClocks();
+    renderDrawRules();
   }
+
+  /* ---- draw rules (FMJD 6) and the endings people bring about (FMJD 5-7) --------------- */
+
+  function renderDrawRules() {
+    var list = $("draw-rules");
+    list.textContent = "";
+    (state.draw_rules || []).forEach(function (rule) {
+      var li = document.createElement("li");
+      li.textContent = C.drawRuleWords(rule);
+      if (rule.applies) li.className = "applies";
+      list.appendChild(li);
+    });
+    var actsKey = [state.ply, state.status, state.acts_pending].join("/");
+    if (actsKey !== shownActsKey) {
+      shownActsKey = actsKey;
+      refreshActs();
+    }
+  }
+
+  var shownActsKey = null;
+  var pendingIrregularity = null;
+
+  function actUrl(path) {
+    return root.dataset.actsUrl + "/" + path;
+  }
+
+  function answered(res, what) {
+    if (res.ok) {
+      clearMessage();
+      show("done", what);
+      if (res.body && res.body.id && res.body.clock !== undefined) render(res.body);
+      poller.refresh();
+      refreshActs();
+    } else {
+      show(res.status === 409 ? "conflict" : "invalid", res.body.message || "Refused (" + res.status + ").");
+      if (res.body.game) render(res.body.game);
+    }
+  }
+
+  function refreshActs() {
+    fetch(actUrl("acts"), { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) {
+        return r.ok ? r.json() : null;
+      })
+      .then(function (body) {
+        if (!body) return;
+        var tbody = $("acts-log");
+        tbody.textContent = "";
+        body.record.forEach(function (e) {
+          var tr = document.createElement("tr");
+          var what = e.action.replace(/^game\./, "").replace(/_/g, " ");
+          if (e.what && e.what.side) what += " · " + e.what.side;
+          if (e.what && e.what.article) what += " · " + e.what.article;
+          if (e.what && e.what.status) what += " · " + e.what.status;
+          [e.at.slice(11, 19), what, e.by || "system", e.why || ""].forEach(function (text) {
+            var td = document.createElement("td");
+            td.textContent = text;
+            tr.appendChild(td);
+          });
+          tbody.appendChild(tr);
+        });
+        if (!body.record.length) tbody.innerHTML = '<tr><td colspan="4" class="muted">nothing yet</td></tr>';
+        var waiting = [];
+        pendingIrregularity = null;
+        body.offers.forEach(function (o) {
+          if (o.status === "pending") waiting.push("draw offered by " + o.side);
+        });
+        body.claims.forEach(function (c) {
+          if (c.status === "pending") waiting.push("claim " + c.article + " being decided");
+        });
+        body.irregularities.forEach(function (i) {
+          if (i.status === "pending") {
+            pendingIrregularity = i;
+            waiting.push(i.kind.replace(/_/g, " ") + " by " + i.side + ": the opponent chooses");
+          }
+        });
+        $("pending-acts").textContent = waiting.length ? "Waiting: " + waiting.join(" · ") : "";
+      })
+      .catch(function () {});
+  }
+
+  function act(path, body, what) {
+    post(actUrl(path), body).then(function (res) {
+      answered(res, what);
+    });
+  }
+
+  root.querySelectorAll("[data-act]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      act(b.dataset.act, { side: $("act-side").value }, b.textContent + ": done");
+    });
+  });
+  $("claim").addEventListener("click", function () {
+    var article = $("claim-article").value;
+    var side = $("act-side").value;
+    var body = { article: article, request_id: requestId(), side: side };
+    post(actUrl("claims"), body).then(function (res) {
+      answered(res, "Claim " + article + " by " + side + " stored: it is being decided");
+      if (res.ok) setTimeout(refreshActs, 500);
+    });
+  });
+  $("ruling").addEventListener("click", function () {
+    act(
+      "ruling",
+      { result: $("ruling-result").value, termination: $("ruling-termination").value, reason: $("ruling-reason").value.trim() },
+      "Ruling recorded"
+    );
+  });
+  $("irregularity").addEventListener("click", function () {
+    act(
+      "irregularities",
+      { kind: $("irr-kind").value, side: $("act-side").value, fen_on_board: $("irr-fen").value.trim(), note: $("irr-note").value.trim() },
+      "Irregularity recorded: the opponent chooses"
+    );
+  });
+  root.querySelectorAll("[data-choice]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      if (!pendingIrregularity) return show("conflict", "No irregularity waits for a choice.");
+      act("irregularities/" + pendingIrregularity.id + "/choice", { choice: b.dataset.choice }, "The opponent's choice is recorded");
+    });
+  });
 
   function squares(move) {
     return (move.match(/\d+/g) || []).map(Number);
@@ -142,7 +264,11 @@
         body.appendChild(row);
       }
       var cell = row.children[whiteMove ? 1 : 2];
-      cell.textContent = m.notation;
+      // A position set within the game (FMJD 5.4 maintained, 5.1) in place of a move: its
+      // FEN is too long for the list; the record of acts says what happened.
+      var setup = m.notation.indexOf("/FEN") === 0;
+      cell.textContent = setup ? "position set" : m.notation;
+      if (setup) cell.title = m.notation;
       var ms = whiteMove ? m.white_ms : m.black_ms;
       if (ms !== null && ms !== undefined) {
         var t = document.createElement("small");

@@ -144,6 +144,29 @@
     });
   }
 
+  /* One draw rule of FMJD 6 (state.draw_rules) in words: where its counter stands. */
+  var TIMES = ["never", "once", "twice", "three times"];
+  function drawRuleWords(rule) {
+    var text;
+    if (rule.article === "6.1") {
+      text = "this position has occurred " + (TIMES[rule.count] || rule.count + " times") + " (draw on the 3rd, same side to move)";
+    } else if (rule.article === "6.2") {
+      text = rule.count + " of " + rule.limit + " moves each with kings only";
+    } else if (!rule.in_force) {
+      text = "not in force";
+    } else {
+      text = rule.count + " of " + rule.limit + " moves each since the material arose";
+    }
+    return rule.article + ": " + text + (rule.applies ? " · APPLIES: the game is drawn" : "");
+  }
+
+  /* The rules worth a player's eye: in force and counting, or applying. */
+  function drawRulesToShow(rules) {
+    return (rules || []).filter(function (r) {
+      return r.applies || (r.article === "6.1" ? r.count >= 2 : r.in_force && r.count > 0);
+    });
+  }
+
   /* "1 move", "2 moves": the moves a side has played, under its clock. */
   function movesText(n) {
     return n + (n === 1 ? " move" : " moves");
@@ -152,6 +175,8 @@
   window.ArbiterClock = {
     movesText: movesText,
     ServerTime: ServerTime,
+    drawRuleWords: drawRuleWords,
+    drawRulesToShow: drawRulesToShow,
     postJson: postJson,
     format: format,
     parseDuration: parseDuration,
@@ -171,6 +196,7 @@
     };
     var lastMove = root.querySelector("#last-move");
     var banner = root.querySelector("#banner");
+    var drawRules = root.querySelector("#draw-rules");
     var key = "arbiter-clock-left-" + root.dataset.game;
     var params = new URLSearchParams(location.search);
     var left = params.get("left") || localStorage.getItem(key) || "white";
@@ -213,6 +239,11 @@
       else if (state.flag) text = "Flag: " + state.flag.side;
       banner.textContent = text;
       banner.hidden = !text;
+      if (drawRules) {
+        var shownRules = state.status === "finished" ? [] : drawRulesToShow(state.draw_rules);
+        drawRules.textContent = shownRules.map(drawRuleWords).join(" · ");
+        drawRules.hidden = !shownRules.length;
+      }
       var moves = state.moves || [];
       if (moves.length) {
         var m = moves[moves.length - 1];
