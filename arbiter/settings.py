@@ -43,6 +43,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "arbiter.infra.limits.BodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -112,6 +113,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if os.environ.get("DATABASE_TEST_NAME"):
     # Lets several checkouts run their suites against one PostgreSQL server at once.
     DATABASES["default"]["TEST"] = {"NAME": os.environ["DATABASE_TEST_NAME"]}
+
+# A larger body is answered 413 in words before Django reads it (arbiter/infra/limits.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

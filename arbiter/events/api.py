@@ -7,15 +7,17 @@ and the services check the roles.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import HttpResponse
-from ninja import Router
+from ninja import Query, Router
 from ninja.responses import Status
 
 from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
 from arbiter.errors import NotFound
-from arbiter.events import exports, selectors, services
+from arbiter.events import exports, selectors, services, validation
 from arbiter.events.models import Entry, Event, Player
 from arbiter.events.schemas import (
     AbsenceIn,
@@ -41,6 +43,7 @@ from arbiter.events.schemas import (
 )
 from arbiter.events.tiebreaks import TIEBREAKS
 from arbiter.games.models import Game
+from arbiter.validation import Reason
 
 router = Router(tags=["events"])
 
@@ -323,7 +326,7 @@ def schedule_round(request, round_id: int, payload: ScheduleIn):
 
 
 @router.delete("/rounds/{round_id}", response={204: None}, auth=API_AUTH)
-def unpair_round(request, round_id: int, reason: str = ""):
+def unpair_round(request, round_id: int, reason: Reason = ""):
     services.unpair_round(
         selectors.get_round(round_id, _user(request)), by=request.user, reason=reason
     )
@@ -346,7 +349,7 @@ def set_pairing(request, round_id: int, payload: PairingIn):
 
 
 @router.get("/rounds/{round_id}/pairings.csv", auth=READ_AUTH)
-def pairings_csv(request, round_id: int, order: str = "board"):
+def pairings_csv(request, round_id: int, order: Literal["board", "alpha"] = "board"):
     round_ = selectors.get_round(round_id, _user(request))
     text = exports.pairings_csv(round_, order="alpha" if order == "alpha" else "board")
     return _csv_response(text, f"{round_.event.slug}-round-{round_.number}.csv")
@@ -383,10 +386,22 @@ def forfeit(request, game_id: int, payload: ForfeitIn):
 # --- standings and exports ----------------------------------------------------------------
 
 
-@router.get("/events/{event_id}/standings", response=StandingsOut, auth=READ_AUTH)
-def standings(request, event_id: int, after_round: int | None = None, explain: bool = False):
-    """The ranking with the event's tie-breaks; `explain=true` adds how each was computed."""
+#: `after_round` of standings and exports: 0..the event's rounds (checked per event).
+AfterRound = Query(None, ge=0, le=99, description="a round of the event (0..its rounds)")
+
+
+def _event_after(request, event_id: int, after_round: int | None) -> Event:
     event = selectors.get_event(event_id, _user(request))
+    validation.validate_after_round(event, after_round)
+    return event
+
+
+@router.get("/events/{event_id}/standings", response=StandingsOut, auth=READ_AUTH)
+def standings(
+    request, event_id: int, after_round: int | None = AfterRound, explain: bool = False
+):
+    """The ranking with the event's tie-breaks; `explain=true` adds how each was computed."""
+    event = _event_after(request, event_id, after_round)
     data = exports.standings_data(event, after_round=after_round)
     lines = selectors.standings(event, after_round=after_round) if explain else []
     for row, line in zip(data["rows"], lines, strict=False):
@@ -401,8 +416,8 @@ def standings(request, event_id: int, after_round: int | None = None, explain: b
 
 
 @router.get("/events/{event_id}/standings.csv", auth=READ_AUTH)
-def standings_csv(request, event_id: int, after_round: int | None = None):
-    event = selectors.get_event(event_id, _user(request))
+def standings_csv(request, event_id: int, after_round: int | None = AfterRound):
+    event = _event_after(request, event_id, after_round)
     suffix = f"-after-{after_round}" if after_round else ""
     return _csv_response(
         exports.standings_csv(event, after_round=after_round), f"{event.slug}-standings{suffix}.csv"
@@ -410,8 +425,8 @@ def standings_csv(request, event_id: int, after_round: int | None = None):
 
 
 @router.get("/events/{event_id}/standings.json", auth=READ_AUTH)
-def standings_json(request, event_id: int, after_round: int | None = None):
-    event = selectors.get_event(event_id, _user(request))
+def standings_json(request, event_id: int, after_round: int | None = AfterRound):
+    event = _event_after(request, event_id, after_round)
     return exports.standings_data(event, after_round=after_round)
 
 
@@ -422,9 +437,9 @@ def crosstable(request, event_id: int):
 
 
 @router.get("/events/{event_id}/export.trf", auth=READ_AUTH)
-def trf(request, event_id: int, after_round: int | None = None):
+def trf(request, event_id: int, after_round: int | None = AfterRound):
     """The event's state (after a round, default all) as a FIDE TRF file."""
-    event = selectors.get_event(event_id, _user(request))
+    event = _event_after(request, event_id, after_round)
     response = HttpResponse(
         exports.trf(event, after_round=after_round), content_type="text/plain; charset=utf-8"
     )
@@ -433,7 +448,7 @@ def trf(request, event_id: int, after_round: int | None = None):
 
 
 @router.get("/events/{event_id}/audit", response=list[AuditOut], auth=API_AUTH)
-def audit(request, event_id: int, limit: int = 200):
+def audit(request, event_id: int, limit: int = Query(200, ge=1, le=1000)):
     event = selectors.get_event(event_id, request.user)
     return [
         {

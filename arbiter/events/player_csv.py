@@ -19,7 +19,10 @@ Blank lines are skipped. Any other column is an error. Example:
     Verhoeven,Anna,16001,NED,2310,MI
 
 Every bad line is reported by its line number in the file (the header is line 1) and the
-reason; the import is all or nothing.
+reason; the import is all or nothing. The file is bounded (MAX_CHARS, MAX_COLUMNS, MAX_ROWS,
+and each field by its column's length) so that reading it takes little time and memory
+whatever it holds; a quote left open is reported on its line instead of swallowing the
+lines after it.
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ from arbiter.errors import Invalid
 COLUMNS = ("surname", "given_name", "fmjd_id", "federation", "rating", "title", "club")
 REQUIRED = ("surname",)
 MAX_ROWS = 5000
+#: Far more than the known columns; a longer header is refused before it is looked at.
+MAX_COLUMNS = 30
+#: 5000 players of a few hundred characters each.
+MAX_CHARS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -58,12 +65,23 @@ def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
         except UnicodeDecodeError as exc:
             return [], [LineError(1, f"the file is not UTF-8 text ({exc.reason})")]
     text = text.lstrip("\ufeff")
+    if len(text) > MAX_CHARS:
+        return [], [LineError(1, f"the file has {len(text)} characters; at most {MAX_CHARS}")]
     first = text.split("\n", 1)[0]
     delimiter = ";" if first.count(";") > first.count(",") else ","
+    if first.count(delimiter) >= MAX_COLUMNS:
+        return [], [
+            LineError(1, f"{first.count(delimiter) + 1} columns; at most {MAX_COLUMNS} are read")
+        ]
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = next(reader, None)
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        return [], [LineError(1, f"unreadable header ({exc})")]
     if not header or not any(h.strip() for h in header):
         return [], [LineError(1, "the file is empty: the first line must name the columns")]
+    if len(header) > MAX_COLUMNS or reader.line_num > 1:
+        return [], [LineError(1, f"the header must be one line of at most {MAX_COLUMNS} names")]
     names = [h.strip().lower().replace(" ", "_") for h in header]
     errors = []
     unknown = [n for n in names if n not in COLUMNS]
@@ -86,6 +104,13 @@ def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
             line = start
             start = reader.line_num + 1
             if not any(c.strip() for c in cells):
+                continue
+            if any("\n" in c or "\r" in c for c in cells):
+                # No name holds a line break: a quote opened here and closed late or never.
+                end = reader.line_num
+                errors.append(
+                    LineError(line, f"a quote opened on this line is not closed before line {end}")
+                )
                 continue
             if len(cells) != len(names):
                 errors.append(

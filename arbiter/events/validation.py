@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from arbiter.errors import Invalid
 from arbiter.events.tiebreaks import TIEBREAKS
+from arbiter.validation import check_text
 from clocks.timecontrol import TimeControl, TimeControlError
 
 #: Less than this per move in a period with a move count is taken for the seconds-first slip
@@ -12,6 +13,14 @@ MIN_MS_PER_MOVE = 1000
 
 #: FMJD (competition rules, late arrival): each event sets 0 to 60 minutes, 60 by default.
 LATE_ARRIVAL_MAX_MINUTES = 60
+
+#: Bounds of a time control a clock can run (its times are integer ms in 64-bit columns):
+#: a period of at most a day, an increment of at most an hour, at most 1000 moves a period.
+MAX_PERIOD_SECONDS = 24 * 3600
+MAX_INCREMENT_SECONDS = 3600
+MAX_PERIOD_MOVES = 1000
+MAX_PERIODS = 10
+TIME_CONTROL_MAX_LENGTH = 100  # Event.time_control
 
 
 def validate_tiebreaks(value) -> list[str]:
@@ -34,7 +43,7 @@ def validate_tiebreaks(value) -> list[str]:
 
 def validate_time_control(value) -> str:
     """A PDN TimeControl tag that the clocks can run, in its canonical form."""
-    text = str(value or "").strip()
+    text = check_text("time_control", str(value or "").strip(), TIME_CONTROL_MAX_LENGTH)
     try:
         control = TimeControl.parse(text)
     except TimeControlError as exc:
@@ -42,6 +51,11 @@ def validate_time_control(value) -> str:
             f"time_control: {exc} (e.g. '50/7200:25/3600', '4800+60', '45/5400+30:1800+30')",
             details={"field": "time_control"},
         ) from exc
+    if len(control.periods) > MAX_PERIODS:
+        raise Invalid(
+            f"time_control: {len(control.periods)} periods; at most {MAX_PERIODS}",
+            details={"field": "time_control"},
+        )
     for period in control.periods:
         if period.moves and period.time_ms < period.moves * MIN_MS_PER_MOVE:
             raise Invalid(
@@ -50,7 +64,25 @@ def validate_time_control(value) -> str:
                 f"(did you mean '{period.time_ms // 1000}/{period.moves}'?)",
                 details={"field": "time_control"},
             )
+        _check_period_bounds(period)
     return control.to_pdn()
+
+
+def _check_period_bounds(period) -> None:
+    problems = []
+    if period.time_ms > MAX_PERIOD_SECONDS * 1000:
+        problems.append(f"{period.time_ms // 1000} s is more than {MAX_PERIOD_SECONDS} s (a day)")
+    if period.increment_ms > MAX_INCREMENT_SECONDS * 1000:
+        problems.append(
+            f"an increment of {period.increment_ms // 1000} s is more than {MAX_INCREMENT_SECONDS} s"
+        )
+    if period.moves and period.moves > MAX_PERIOD_MOVES:
+        problems.append(f"{period.moves} moves is more than {MAX_PERIOD_MOVES}")
+    if problems:
+        raise Invalid(
+            f"time_control: '{period.to_pdn()}': {'; '.join(problems)}",
+            details={"field": "time_control"},
+        )
 
 
 def validate_late_arrival(value) -> int:
@@ -84,5 +116,20 @@ def validate_choice(field: str, value, choices) -> str:
     if value not in allowed:
         raise Invalid(
             f"{field}: '{value}' is not one of {', '.join(allowed)}", details={"field": field}
+        )
+    return value
+
+
+def validate_after_round(event, value: int | None) -> int | None:
+    """`after_round` of standings and exports: a round of the event (0: before round 1).
+
+    Bounded by the event's rounds, so that no request computes standings for rounds that
+    cannot exist (a million rounds took a minute and gigabytes)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= event.rounds:
+        raise Invalid(
+            f"after_round: {value!r} is not a round of '{event}' (0..{event.rounds})",
+            details={"field": "after_round", "rounds": event.rounds},
         )
     return value

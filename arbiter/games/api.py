@@ -9,35 +9,44 @@ from typing import Literal
 from ninja import Router, Schema
 from ninja.decorators import decorate_view
 from ninja.security import SessionAuth
+from pydantic import Field
 
 from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
 from arbiter.games import services
 from arbiter.games.services import arrival
 from arbiter.infra.gate import db_gate
+from arbiter.validation import Reason, Text
 
 router = Router(tags=["games"])
 
 READ_AUTH = [TokenAuth(), SessionAuth(), OptionalAuth()]
 
 
+#: A game never gets near this many plies; bounded so that no ply overflows its column.
+MAX_PLY = 10_000
+#: A clock shows at most two days; an adjustment moves it by at most one (integer ms).
+MAX_CLOCK_MS = 2 * 24 * 3600 * 1000
+MAX_ADJUST_MS = 24 * 3600 * 1000
+
+
 class MoveIn(Schema):
-    ply: int
-    move: str
-    request_id: str
+    ply: int = Field(..., ge=1, le=MAX_PLY)
+    move: Text(200, min_length=1)  # Move.notation
+    request_id: Text(100, min_length=1)  # Move.request_id
 
 
 class GameClockIn(Schema):
     action: Literal["start", "pause", "resume", "adjust", "set"]
     side: Literal["white", "black"] | None = None
-    delta_ms: int | None = None
-    white_ms: int | None = None
-    black_ms: int | None = None
-    reason: str = ""
+    delta_ms: int | None = Field(None, ge=-MAX_ADJUST_MS, le=MAX_ADJUST_MS)
+    white_ms: int | None = Field(None, ge=0, le=MAX_CLOCK_MS)
+    black_ms: int | None = Field(None, ge=0, le=MAX_CLOCK_MS)
+    reason: Reason = ""
 
 
 class RoundClockIn(Schema):
     action: Literal["start", "pause", "resume"]
-    reason: str = ""
+    reason: Reason = ""
 
 
 @router.get("/games/{int:game_id}", auth=READ_AUTH)

@@ -14,6 +14,7 @@ from arbiter.events.models import Entry, Event
 from arbiter.events.pairing import berger_rounds
 from arbiter.events.services.audit import log
 from arbiter.games.models import Game
+from arbiter.validation import check_text
 
 S = Event.System
 
@@ -56,10 +57,10 @@ def _unique_slug(name: str) -> str:
 def _clean(field: str, value):
     """The value to store for `field`, or Invalid saying what is wrong with it."""
     if field == "name":
-        text = str(value or "").strip()
+        text = check_text("name", value or "", 200).strip()  # refused when too long, not cut
         if not text:
             raise Invalid("name: an event needs a name", details={"field": "name"})
-        return text[:200]
+        return text
     if field == "system":
         return validation.validate_choice("system", value, S.choices)
     if field == "rounds":
@@ -92,9 +93,9 @@ def _clean(field: str, value):
                 f"{field}: '{value}' is not a date (YYYY-MM-DD)", details={"field": field}
             ) from None
     if field == "federation":
-        return str(value or "").strip().upper()[:3]
+        return check_text(field, value or "", 3).strip().upper()
     if field in {"place", "pairing_seed"}:
-        return str(value or "").strip()
+        return check_text(field, value or "", 200 if field == "place" else 50).strip()
     raise Invalid(f"{field}: not a setting of an event", details={"field": field})
 
 
