@@ -17,7 +17,7 @@ from ninja.responses import Status
 
 from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
 from arbiter.errors import NotFound
-from arbiter.events import exports, selectors, services, validation
+from arbiter.events import exports, permissions, selectors, services, validation
 from arbiter.events.models import Entry, Event, Player
 from arbiter.events.schemas import (
     AbsenceIn,
@@ -440,9 +440,10 @@ def crosstable(request, event_id: int):
 def trf(request, event_id: int, after_round: int | None = AfterRound):
     """The event's state (after a round, default all) as a FIDE TRF file."""
     event = _event_after(request, event_id, after_round)
-    response = HttpResponse(
-        exports.trf(event, after_round=after_round), content_type="text/plain; charset=utf-8"
+    text = exports.trf(
+        event, after_round=after_round, drafts=permissions.sees_drafts(_user(request), event)
     )
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}.trf"'
     return response
 

@@ -41,10 +41,22 @@ def make_player(user=None, surname=None) -> Player:
     return Player.objects.create(surname=surname or f"Player{next(_seq)}", user=user)
 
 
-def make_game(event=None, *, fen=None, board=None, round_number=1, white=None, black=None) -> Game:
-    """A game of `event` between two new players (or the given Player rows)."""
+def make_game(
+    event=None,
+    *,
+    fen=None,
+    board=None,
+    round_number=1,
+    white=None,
+    black=None,
+    round_status=Round.Status.PUBLISHED,
+) -> Game:
+    """A game of `event` between two new players (or the given Player rows), in a published
+    round (games are played once their round is published; a draft's are the arbiters')."""
     event = event or make_event()
-    rnd, _ = Round.objects.get_or_create(event=event, number=round_number)
+    rnd, _ = Round.objects.get_or_create(
+        event=event, number=round_number, defaults={"status": round_status}
+    )
     fields = {}
     if fen:
         fields = {"start_fen": fen, "fen": fen}

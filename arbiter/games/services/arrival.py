@@ -23,9 +23,9 @@ from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
 
-from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
+from arbiter.errors import Conflict, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
-from arbiter.events.permissions import can_view, require_arbiter
+from arbiter.events.permissions import require_arbiter, require_view_round
 from arbiter.events.services.results import refresh_round_status
 from arbiter.games.models import Game
 from rules.outcome import Termination
@@ -275,12 +275,11 @@ def note_arrival_by_move(game: Game, side: str, now: datetime) -> list[str]:
 
 
 def game_for_arrival(game_id: int, *, by) -> Game:
-    """The game, for a reader allowed to see its event (published, or its arbiters)."""
+    """The game, for a reader allowed to see its round (permissions.can_view_round)."""
     game = Game.objects.select_related("round__event").filter(pk=game_id).first()
     if game is None:
         raise NotFound(f"game {game_id} does not exist")
-    if not can_view(by, game.round.event):
-        raise Forbidden(f"the event of game {game_id} is not published")
+    require_view_round(by, game.round, f"game {game_id}")
     return game
 
 

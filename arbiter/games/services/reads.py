@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from arbiter.errors import Forbidden, NotFound
-from arbiter.events.permissions import can_view, require_arbiter
+from arbiter.errors import NotFound
+from arbiter.events.permissions import require_arbiter, require_view_round
 from arbiter.games import selectors
 from arbiter.games.models import Game
 
@@ -19,8 +19,8 @@ def read_game(game_id: int, *, by, now=None) -> dict:
     reader ever sees a running clock at zero.
     """
     game = _game(game_id)
-    if not can_view(by, game.round.event):
-        raise Forbidden(f"the event of game {game_id} is not published")
+    # A game of a draft round or event does not exist for the public (404, not 403).
+    require_view_round(by, game.round, f"game {game_id}")
     now = now or timezone.now()
     if selectors.flag_overdue(game, now):
         check_flag(game.pk, now=now)
