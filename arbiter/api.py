@@ -6,6 +6,7 @@ Domain errors are mapped to HTTP here, in one place; routers live beside their a
 from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 
+from arbiter.accounts.auth import TokenAuthError
 from arbiter.errors import DomainError
 
 api = NinjaAPI(title="Draughts arbiter API", version="1", urls_namespace="api")
@@ -46,7 +47,7 @@ def http_error(request, exc: HttpError):
     message = str(exc.message)
     if message.startswith("Cannot parse request body"):
         message = "the request body is not valid JSON"
-    elif exc.status_code == 401:
+    elif exc.status_code == 401 and not isinstance(exc, TokenAuthError):
         message = "not logged in: send 'Authorization: Bearer <token>' or log in first"
     code = _HTTP_CODES.get(exc.status_code, "error")
     return api.create_response(request, {"error": code, "message": message}, status=exc.status_code)
@@ -54,12 +55,14 @@ def http_error(request, exc: HttpError):
 
 def register_routers() -> None:
     # Imported here so that each app's router module can import models freely.
+    from arbiter.accounts.api import router as accounts_router
     from arbiter.events.api import router as events_router
     from arbiter.games.api import router as games_router
 
     # Games first: URL patterns are tried in order, and moves are most of the requests.
     api.add_router("/", games_router)
     api.add_router("/", events_router)
+    api.add_router("/", accounts_router)
 
 
 register_routers()

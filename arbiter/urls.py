@@ -1,10 +1,18 @@
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
+from arbiter.accounts.forms import ThrottledAuthenticationForm
 from arbiter.api import api
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # The login page counts failed attempts (accounts/throttle.py); Django's other auth views.
+    path(
+        "accounts/login/",
+        LoginView.as_view(form_class=ThrottledAuthenticationForm),
+        name="login",
+    ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", api.urls),
     path("", include("arbiter.events.urls")),

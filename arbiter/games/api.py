@@ -8,10 +8,9 @@ from typing import Literal
 
 from ninja import Router, Schema
 from ninja.decorators import decorate_view
-from ninja.security import SessionAuth
 from pydantic import Field
 
-from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
+from arbiter.accounts.auth import API_AUTH, OptionalAuth, SessionLogin, TokenAuth
 from arbiter.games import services
 from arbiter.games.services import arrival
 from arbiter.infra.gate import db_gate
@@ -19,7 +18,7 @@ from arbiter.validation import Reason, Text
 
 router = Router(tags=["games"])
 
-READ_AUTH = [TokenAuth(), SessionAuth(), OptionalAuth()]
+READ_AUTH = [TokenAuth(), SessionLogin(), OptionalAuth()]
 
 
 #: A game never gets near this many plies; bounded so that no ply overflows its column.
@@ -128,7 +127,7 @@ def _answer(game, side: str | None) -> dict:
 @router.get(
     "/games/{game_id}/arrival",
     response=ArrivalOut,
-    auth=[TokenAuth(), SessionAuth(), OptionalAuth()],
+    auth=READ_AUTH,
 )
 def get_arrival(request, game_id: int):
     """Who has arrived, the round's start and the arrival limit (FMJD 10.5)."""

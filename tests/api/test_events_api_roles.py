@@ -4,7 +4,7 @@
 import pytest
 from django.test import Client
 
-from arbiter.accounts.models import ApiToken
+from arbiter.accounts import tokens
 from arbiter.events import services
 from arbiter.events.models import AuditEntry, Entry, Event, Player, Round
 from arbiter.games.models import Game
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def bearer(user) -> dict:
-    return {"HTTP_AUTHORIZATION": f"Bearer {ApiToken.objects.create(user=user).key}"}
+    return {"HTTP_AUTHORIZATION": f"Bearer {tokens.issue(user)[1]}"}
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import itertools
 
 from django.contrib.auth import get_user_model
 
-from arbiter.accounts.models import ApiToken
+from arbiter.accounts import tokens
 from arbiter.events.models import Event, Player, Round
 from arbiter.games.models import Game
 
@@ -20,7 +20,7 @@ def make_user(name: str | None = None, **fields):
 
 
 def make_token(user) -> str:
-    return ApiToken.objects.create(user=user, name="test").key
+    return tokens.issue(user, name="test")[1]
 
 
 def make_event(*, time_control="300", flag_policy="automatic", arbiter=None, published=True):
