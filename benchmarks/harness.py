@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -96,6 +97,8 @@ def setup_django(database_url: str, broker_url: str, settings_module="arbiter.se
     os.environ["REDIS_URL"] = broker_url
     os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
     os.environ.pop("DATABASE_TEST_NAME", None)
+    # A throwaway database on loopback: its own key (settings refuse to run without one).
+    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     import django
 
     django.setup()
