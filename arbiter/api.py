@@ -3,13 +3,14 @@
 Domain errors are mapped to HTTP here, in one place; routers live beside their apps.
 """
 
-from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 
 from arbiter.accounts.auth import TokenAuthError
+from arbiter.apidocs import DocumentedAPI
 from arbiter.errors import DomainError
 
-api = NinjaAPI(title="Draughts arbiter API", version="1", urls_namespace="api")
+# DocumentedAPI: every operation's schema lists its error answers (ErrorOut).
+api = DocumentedAPI(title="Draughts arbiter API", version="1", urls_namespace="api")
 
 
 @api.exception_handler(DomainError)

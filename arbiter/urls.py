@@ -19,3 +19,8 @@ urlpatterns = [
     path("", include("arbiter.games.urls")),
     path("", include("arbiter.web.urls")),
 ]
+
+# Under /api/ the answers keep the API's error form (arbiter/infra/errorpages.py).
+handler400 = "arbiter.infra.errorpages.bad_request"
+handler403 = "arbiter.infra.errorpages.forbidden"
+handler404 = "arbiter.infra.errorpages.not_found"
