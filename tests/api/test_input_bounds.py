@@ -298,3 +298,19 @@ def test_a_page_body_over_the_limit_is_413_in_words(client, org, event):
         content_type="application/octet-stream",
     )
     assert r.status_code == 413 and b"larger than" in r.content
+
+
+# --- pages -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("after", ["²", "-1", "99", "1" * 40, "a\x00"])
+def test_the_standings_page_refuses_a_round_that_is_not_there_with_404(client, event, after):
+    r = client.get(f"/events/{event.slug}/standings/", {"after": after})
+    assert r.status_code == 404
+
+
+def test_an_fmjd_id_of_unicode_digits_is_refused(org):
+    from arbiter.errors import Invalid
+
+    with pytest.raises(Invalid, match="fmjd_id"):
+        services.create_player(by=org, surname="Smith", fmjd_id="²³")

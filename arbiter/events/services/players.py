@@ -29,7 +29,7 @@ def clean_player_fields(**raw) -> dict:
     # Refused when too long, never cut: a cut name would be a different name (columns' lengths).
     out["given_name"] = check_text("given_name", raw.get("given_name") or "", 100).strip()
     fmjd_id = check_text("fmjd_id", raw.get("fmjd_id") or "", 20).strip()
-    if fmjd_id and not fmjd_id.isdigit():
+    if fmjd_id and not (fmjd_id.isascii() and fmjd_id.isdigit()):
         raise Invalid(f"fmjd_id: '{fmjd_id}' is not a number", details={"field": "fmjd_id"})
     out["fmjd_id"] = fmjd_id
     federation = check_text("federation", raw.get("federation") or "").strip().upper()
