@@ -13,6 +13,7 @@ urlpatterns = [
         LoginView.as_view(form_class=ThrottledAuthenticationForm),
         name="login",
     ),
+    path("accounts/", include("arbiter.accounts.urls")),  # the API tokens page
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", api.urls),
     path("", include("arbiter.events.urls")),

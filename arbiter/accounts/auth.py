@@ -37,7 +37,9 @@ class TokenAuth(HttpBearer):
             match = getattr(request, "resolver_match", None)
             kwargs = match.kwargs if match is not None else {}
             path_ids = {
-                k: int(v) if isinstance(v, str) and v.isascii() and v.isdigit() and len(v) < 20 else v
+                k: int(v)
+                if isinstance(v, str) and v.isascii() and v.isdigit() and len(v) < 20
+                else v
                 for k, v in kwargs.items()
                 if k.endswith("_id")
             }

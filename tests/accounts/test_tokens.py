@@ -221,3 +221,31 @@ def test_plain_tokens_made_before_hashing_keep_working_once_migrated():
     found, scope = tokens.resolve("plain-key-123")
     assert found.username == "relay-owner" and scope.unscoped
     assert ApiToken.objects.get().key_hash == hashlib.sha256(b"plain-key-123").hexdigest()
+
+
+def test_the_tokens_page_issues_shows_the_secret_once_and_revokes(client):
+    user = make_user("anna")
+    client.force_login(user)
+    r = client.post("/accounts/tokens/", {"name": "relay", "access": "write", "expires_in_days": 7})
+    assert r.status_code == 200
+    token = ApiToken.objects.get(user=user)
+    secret = r.context["secret"]
+    assert secret.startswith(token.prefix) and secret in r.content.decode()
+    again = client.get("/accounts/tokens/").content.decode()
+    assert secret not in again and token.prefix in again and "relay" in again
+    r = client.post(f"/accounts/tokens/{token.pk}/revoke/")
+    assert r.status_code == 302
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+    with pytest.raises(tokens.TokenRefused, match="revoked"):
+        tokens.resolve(secret)
+    stranger = make_user("stranger")
+    other, _ = tokens.issue(stranger)
+    client.post(f"/accounts/tokens/{other.pk}/revoke/")
+    other.refresh_from_db()
+    assert other.revoked_at is None  # not hers to revoke
+
+
+def test_the_tokens_page_needs_a_login(client):
+    r = client.get("/accounts/tokens/")
+    assert r.status_code == 302 and "/accounts/login/" in r["Location"]
