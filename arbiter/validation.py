@@ -18,8 +18,6 @@ from arbiter.errors import Invalid
 
 #: The largest id the API accepts in a path or a body: a 64-bit signed integer (BigAutoField).
 MAX_ID = 2**63 - 1
-#: The largest integer a SQLite or PostgreSQL integer column holds (PositiveIntegerField).
-MAX_INT32 = 2**31 - 1
 
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
 
