@@ -22,6 +22,9 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+# Throwaway databases on loopback: a key of their own for this process and every server and
+# migration it starts (the settings refuse to run without one).
+os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -97,8 +100,6 @@ def setup_django(database_url: str, broker_url: str, settings_module="arbiter.se
     os.environ["REDIS_URL"] = broker_url
     os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
     os.environ.pop("DATABASE_TEST_NAME", None)
-    # A throwaway database on loopback: its own key (settings refuse to run without one).
-    os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
     import django
 
     django.setup()
