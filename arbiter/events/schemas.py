@@ -220,7 +220,7 @@ class RoundOut(Schema):
 
 class PairingIn(Schema):
     boards: list[tuple[Id, Id | None]] = Field(
-        ..., max_length=5000, description="[[white_id, black_id or null], ...] in board order"
+        ..., max_length=1000, description="[[white_id, black_id or null], ...] in board order"
     )
     reason: Reason
 
