@@ -5,6 +5,7 @@ Domain errors are mapped to HTTP here, in one place; routers live beside their a
 
 from ninja.errors import HttpError, ValidationError
 
+from arbiter import messages
 from arbiter.accounts.auth import TokenAuthError
 from arbiter.apidocs import DocumentedAPI
 from arbiter.errors import DomainError
@@ -21,15 +22,21 @@ def domain_error(request, exc: DomainError):
 @api.exception_handler(ValidationError)
 def validation_error(request, exc: ValidationError):
     """A body or parameter of the wrong shape, in the same form as the services' errors:
-    {"error": "invalid", "message": "ply: Field required; move: ...", "fields": [...]}."""
+    {"error": "invalid", "code": "request.invalid_fields", "params": {"fields": ["ply", ...]},
+    "message": "ply: Field required; move: ...", "fields": [...]}."""
     fields = [
         {"field": _field(error.get("loc", ())), "message": error.get("msg", "invalid")}
         for error in exc.errors
     ]
-    message = "; ".join(f"{f['field']}: {f['message']}" for f in fields)
-    return api.create_response(
-        request, {"error": "invalid", "message": message, "fields": fields}, status=422
-    )
+    problems = [f"{f['field']}: {f['message']}" for f in fields]
+    body = {
+        "error": "invalid",
+        "code": "request.invalid_fields",
+        "params": {"fields": [f["field"] for f in fields]},
+        "message": messages.render("request.invalid_fields", {"problems": problems}),
+        "fields": fields,
+    }
+    return api.create_response(request, body, status=422)
 
 
 def _field(loc) -> str:
@@ -46,12 +53,21 @@ _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "
 @api.exception_handler(HttpError)
 def http_error(request, exc: HttpError):
     message = str(exc.message)
+    kind = _HTTP_CODES.get(exc.status_code, "error")
+    code = f"request.{kind}"
     if message.startswith("Cannot parse request body"):
-        message = "the request body is not valid JSON"
-    elif exc.status_code == 401 and not isinstance(exc, TokenAuthError):
-        message = "not logged in: send 'Authorization: Bearer <token>' or log in first"
-    code = _HTTP_CODES.get(exc.status_code, "error")
-    return api.create_response(request, {"error": code, "message": message}, status=exc.status_code)
+        code = "request.not_json"
+    elif isinstance(exc, TokenAuthError):
+        # A token was sent and refused: say why (wrong, expired, revoked), with its code.
+        params = messages.jsonable(exc.params)
+        body = {"error": kind, "code": exc.code, "params": params, "message": message}
+        return api.create_response(request, body, status=exc.status_code)
+    elif exc.status_code == 401:
+        code = "request.not_logged_in"
+    if code in messages.MESSAGES:
+        message = messages.render(code)
+    body = {"error": kind, "code": code, "params": {}, "message": message}
+    return api.create_response(request, body, status=exc.status_code)
 
 
 def register_routers() -> None:

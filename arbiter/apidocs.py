@@ -1,23 +1,28 @@
 """The API's one error form in its OpenAPI schema: every operation documents the error answers
-it can give ({"error": code, "message": words, ...details}), added here in one place, as the
-errors themselves are mapped to HTTP in one place (arbiter/api.py).
+it can give ({"error": kind, "code", "params", "message": words, ...details}), added here
+in one place, as the errors themselves are mapped to HTTP in one place (arbiter/api.py).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from ninja import NinjaAPI, Schema
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 
 class ErrorOut(Schema):
-    """Every error answer: a code, what was wrong, where and why; some carry details (e.g.
-    `fields` for a request of the wrong shape, `errors` for a CSV's lines, `game` for a
-    stale ply, `retry_after` for too many login attempts)."""
+    """Every error answer: its kind (one per status), a stable code with its parameters (the
+    words of each code are in arbiter/messages.py), and the message in words; some carry
+    details (e.g. `fields` for a request of the wrong shape, `errors` for a CSV's lines,
+    `game` for a stale ply, `retry_after` for too many login attempts)."""
 
     model_config = ConfigDict(extra="allow")
 
-    error: str
-    message: str
+    error: str = Field(..., description="the kind of error, e.g. not_found, invalid")
+    code: str = Field(..., description='a stable code, e.g. "move.not_next_ply"')
+    params: dict[str, Any] = Field(..., description="the code's parameters")
+    message: str = Field(..., description="the code's words with its parameters")
 
 
 ERRORS = {

@@ -65,6 +65,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # django-ninja as an app: /api/docs takes Swagger UI from its static files (served by
+    # whitenoise), not from a CDN, so that the docs work offline in a playing hall.
+    "ninja",
     "clocks",
     "arbiter.accounts",
     "arbiter.events",
@@ -109,7 +112,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # psycopg 3's pool: a connection per request costs ~5.5 ms and fails past 100 (DESIGN.md).
+    # psycopg 3's pool: a connection per request costs ~5.5 ms and fails past 100 (docs/design.md).
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
         "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
@@ -166,7 +169,7 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "arbiter" / "web" / "static"]
 
 # Celery: the broker is Redis. The `clock` queue carries flag-fall tasks and gets its own
-# worker so that a busy default queue never delays a flag (DESIGN.md, Deadlines).
+# worker so that a busy default queue never delays a flag (docs/design.md, Deadlines).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = REDIS_URL or "redis://127.0.0.1:6379/0"
 CELERY_RESULT_BACKEND = None

@@ -21,7 +21,8 @@ urlpatterns = [
     path("", include("arbiter.web.urls")),
 ]
 
-# Under /api/ the answers keep the API's error form (arbiter/infra/errorpages.py).
+# Under /api/ the answers keep the API's error form; elsewhere the site's pages, saying
+# what was refused or not found and why (arbiter/infra/errorpages.py -> arbiter/web/views.py).
 handler400 = "arbiter.infra.errorpages.bad_request"
 handler403 = "arbiter.infra.errorpages.forbidden"
 handler404 = "arbiter.infra.errorpages.not_found"

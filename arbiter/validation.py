@@ -15,6 +15,7 @@ from typing import Annotated
 from pydantic import AfterValidator, Field, StringConstraints
 
 from arbiter.errors import Invalid
+from arbiter.messages import Problem
 
 #: The largest id the API accepts in a path or a body: a 64-bit signed integer (BigAutoField).
 MAX_ID = 2**63 - 1
@@ -22,14 +23,15 @@ MAX_ID = 2**63 - 1
 _BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
 
 
-def text_problem(value: str, max_length: int | None = None) -> str | None:
-    """Why `value` cannot be stored as text, or None."""
+def text_problem(value: str, max_length: int | None = None) -> Problem | None:
+    """Why `value` cannot be stored as text (a code and its params), or None."""
     bad = _BAD_CHARS.search(value)
     if bad is not None:
-        kind = "a NUL character" if bad.group() == "\x00" else "a lone surrogate (not UTF-8)"
-        return f"contains {kind} at position {bad.start()}"
+        if bad.group() == "\x00":
+            return Problem("text.nul", position=bad.start())
+        return Problem("text.lone_surrogate", position=bad.start())
     if max_length is not None and len(value) > max_length:
-        return f"is {len(value)} characters long; at most {max_length} are allowed"
+        return Problem("text.too_long", length=len(value), max=max_length)
     return None
 
 
@@ -38,18 +40,19 @@ def check_text(field: str, value, max_length: int | None = None) -> str:
     text = "" if value is None else str(value)
     problem = text_problem(text, max_length)
     if problem:
-        raise Invalid(f"{field}: {problem}", details={"field": field})
+        raise Invalid("text.field", field=field, problem=problem, details={"field": field})
     return text
 
 
 def _clean(value: str) -> str:
     problem = text_problem(value)
     if problem:
-        raise ValueError(f"text {problem}")
+        # pydantic words it "Value error, <this>" in the API's 422 (arbiter/api.py)
+        raise ValueError(str(Problem("text.value", problem=problem)))
     return value
 
 
-def Text(max_length: int, *, min_length: int = 0):  # noqa: N802 (a type, used as one)
+def Text(max_length: int, *, min_length: int = 0):
     """A string type of at most `max_length` characters, without NUL or lone surrogates."""
     return Annotated[
         str,

@@ -1,5 +1,5 @@
 """The peer of the move-entry benchmark: a bare Django endpoint doing one locked write per move
-(DESIGN.md, "Measured on this kind of machine"), served beside the real API."""
+(docs/design.md, "Why the hot path uses plain SQL"), served beside the real API."""
 
 from django.db import connection, transaction
 from django.http import JsonResponse

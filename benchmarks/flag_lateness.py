@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.harness import (  # noqa: E402
+from benchmarks.harness import (
     Process,
     fresh_database,
     percentile,

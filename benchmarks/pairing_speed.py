@@ -32,15 +32,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arbiter.events.pairing import PlayerState, pair_swiss  # noqa: E402
-from arbiter.events.pairing.colours import breaks_rules, preference  # noqa: E402
-from arbiter.events.tiebreaks import (  # noqa: E402
+from arbiter.events.pairing import PlayerState, pair_swiss
+from arbiter.events.pairing.colours import breaks_rules, preference
+from arbiter.events.tiebreaks import (
     TIEBREAKS,
     GameRecord,
     PlayerInfo,
     compute_standings,
 )
-from devtools.pairing_simulation import SwissSimulation  # noqa: E402
+from devtools.pairing_simulation import SwissSimulation
 
 ROUNDS_BEFORE = 6
 REPEATS = 3  # our engine: best of 3 (the peer runs once)

@@ -42,16 +42,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from enum import StrEnum
 from typing import Any
 
+from clocks import errors
 from clocks.timecontrol import IncrementKind, TimeControl, TimeControlError
+from rules.position import Color  # the one side type, shared with the rules
 
 __all__ = [
     "ClockError",
     "ClockState",
     "FlagFallen",
-    "Side",
     "adjust",
     "deadline",
     "elapsed_ms",
@@ -69,51 +69,48 @@ __all__ = [
 _MS = timedelta(milliseconds=1)
 
 
-class Side(StrEnum):
-    WHITE = "white"
-    BLACK = "black"
-
-    @property
-    def other(self) -> Side:
-        return Side.BLACK if self is Side.WHITE else Side.WHITE
-
-    @property
-    def index(self) -> int:
-        return 0 if self is Side.WHITE else 1
-
-
 class ClockError(ValueError):
-    """A clock operation that does not fit the clock's state; nothing was changed."""
+    """A clock operation that does not fit the clock's state; nothing was changed. `code`
+    and `params` say why (clocks/errors.py)."""
+
+    def __init__(self, code: str, /, **params: Any):
+        self.code = code
+        self.params = params
+        super().__init__(errors.text(code, params))
 
 
-class FlagFallen(Exception):  # noqa: N818 - the name the contract gives
+class FlagFallen(Exception):  # not FlagFallenError: the name the contract gives
     """The side's time had run out before `now` (the flag fell); the move is refused."""
 
-    def __init__(self, side: Side, over_by_ms: int, deadline: datetime):
+    def __init__(self, side: Color, over_by_ms: int, deadline: datetime):
         self.side = side
         self.over_by_ms = over_by_ms
         self.deadline = deadline
-        super().__init__(
-            f"{side.value}'s flag fell at {deadline.isoformat()} ({over_by_ms} ms before the move)"
-        )
+        self.code = "clock.flag_fallen"
+        self.params = {
+            "side": side.value,
+            "deadline": deadline.isoformat(),
+            "over_by_ms": over_by_ms,
+        }
+        super().__init__(errors.text(self.code, self.params))
 
 
 def _pair(value: Any, what: str) -> tuple[int, int]:
     pair = tuple(value)
     if len(pair) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair):
-        raise ClockError(f"{what} must be a pair of integers (white, black), not {value!r}")
+        raise ClockError("clock.bad_pair", what=what, value=value)
     return pair  # type: ignore[return-value]
 
 
 def _check_now(now: datetime) -> None:
     if not isinstance(now, datetime) or now.tzinfo is None or now.utcoffset() is None:
-        raise ClockError(f"now must be an aware datetime (UTC), not {now!r}")
+        raise ClockError("clock.bad_now", now=now)
 
 
 @dataclass(frozen=True, slots=True)
 class ClockState:
     remaining_ms: tuple[int, int]
-    running: Side | None = None
+    running: Color | None = None
     running_since: datetime | None = None
     spent_ms: int = 0
     moves: tuple[int, int] = (0, 0)
@@ -126,20 +123,20 @@ class ClockState:
         object.__setattr__(self, "moves", _pair(self.moves, "moves"))
         object.__setattr__(self, "period", _pair(self.period, "period"))
         if self.running is not None:
-            object.__setattr__(self, "running", Side(self.running))
+            object.__setattr__(self, "running", Color(self.running))
         if min(self.remaining_ms) < 0 or min(self.moves) < 0 or min(self.period) < 0:
-            raise ClockError(f"negative clock value in {self!r}")
+            raise ClockError("clock.negative_value", state=repr(self))
         if self.spent_ms < 0:
-            raise ClockError(f"spent_ms must be >= 0, not {self.spent_ms}")
+            raise ClockError("clock.bad_spent", spent_ms=self.spent_ms)
         if self.running_since is not None:
             _check_now(self.running_since)
             if self.running is None or self.paused:
-                raise ClockError("running_since is set only while a clock runs")
+                raise ClockError("clock.running_since_not_running")
         elif self.running is not None and not self.paused:
-            raise ClockError("a running clock needs running_since")
+            raise ClockError("clock.running_without_since")
 
-    def side_remaining(self, side: Side) -> int:
-        return self.remaining_ms[Side(side).index]
+    def side_remaining(self, side: Color) -> int:
+        return self.remaining_ms[Color(side).index]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (for ClockLog.before/after)."""
@@ -159,7 +156,7 @@ class ClockState:
         since = data.get("running_since")
         return cls(
             remaining_ms=tuple(data["remaining_ms"]),
-            running=Side(data["running"]) if data.get("running") else None,
+            running=Color(data["running"]) if data.get("running") else None,
             running_since=datetime.fromisoformat(since) if since else None,
             spent_ms=data.get("spent_ms", 0),
             moves=tuple(data.get("moves", (0, 0))),
@@ -169,17 +166,17 @@ class ClockState:
         )
 
 
-def _with_side(pair: tuple[int, int], side: Side, value: int) -> tuple[int, int]:
-    return (value, pair[1]) if side is Side.WHITE else (pair[0], value)
+def _with_side(pair: tuple[int, int], side: Color, value: int) -> tuple[int, int]:
+    return (value, pair[1]) if side is Color.WHITE else (pair[0], value)
 
 
 def _ms_between(earlier: datetime, later: datetime) -> int:
     if later < earlier:
-        raise ClockError(f"now {later.isoformat()} is before {earlier.isoformat()}")
+        raise ClockError("clock.time_backwards", now=later.isoformat(), since=earlier.isoformat())
     return (later - earlier) // _MS
 
 
-def _delay_of(state: ClockState, tc: TimeControl, side: Side) -> int:
+def _delay_of(state: ClockState, tc: TimeControl, side: Color) -> int:
     period = tc.period(state.period[side.index])
     return period.increment_ms if period.kind is IncrementKind.DELAY else 0
 
@@ -191,7 +188,7 @@ def _charged(used_ms: int, delay_ms: int) -> int:
 
 def _require_timed(tc: TimeControl) -> None:
     if not tc.timed:
-        raise TimeControlError("an untimed game ('-') has no clock")
+        raise TimeControlError("time_control.untimed_no_clock")
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -226,7 +223,7 @@ def deadline(state: ClockState, tc: TimeControl) -> datetime | None:
     return state.running_since + timedelta(milliseconds=budget)
 
 
-def flagged(state: ClockState, tc: TimeControl, now: datetime) -> Side | None:
+def flagged(state: ClockState, tc: TimeControl, now: datetime) -> Color | None:
     """The side whose time has run out at `now` (0 ms shown counts as out), or None.
 
     The running side is checked first; a clock that is not running is out when it shows 0.
@@ -242,7 +239,7 @@ def flagged(state: ClockState, tc: TimeControl, now: datetime) -> Side | None:
             return side
     if not state.started:
         return None
-    for side in (Side.WHITE, Side.BLACK):
+    for side in (Color.WHITE, Color.BLACK):
         if side is not state.running and state.side_remaining(side) == 0:
             return side
     return None
@@ -258,14 +255,16 @@ def initial_state(tc: TimeControl) -> ClockState:
     return ClockState(remaining_ms=(first, first))
 
 
-def start(state: ClockState, tc: TimeControl, now: datetime, side: Side = Side.WHITE) -> ClockState:
+def start(
+    state: ClockState, tc: TimeControl, now: datetime, side: Color = Color.WHITE
+) -> ClockState:
     """The referee starts `side`'s clock (White's at the start of the game, FMJD Annex 3)."""
     _require_timed(tc)
     _check_now(now)
     if state.started:
-        raise ClockError("the clocks have already been started")
+        raise ClockError("clock.already_started")
     return replace(
-        state, running=Side(side), running_since=now, spent_ms=0, paused=False, started=True
+        state, running=Color(side), running_since=now, spent_ms=0, paused=False, started=True
     )
 
 
@@ -277,9 +276,9 @@ def press(state: ClockState, tc: TimeControl, now: datetime) -> ClockState:
     """
     _check_now(now)
     if state.running is None:
-        raise ClockError("no clock is running: start the clocks first")
+        raise ClockError("clock.not_running")
     if state.paused:
-        raise ClockError("the clocks are paused: resume them before a move")
+        raise ClockError("clock.paused")
     side = state.running
     limit = deadline(state, tc)
     assert limit is not None  # running and not paused
@@ -306,7 +305,7 @@ def press(state: ClockState, tc: TimeControl, now: datetime) -> ClockState:
         remaining_ms=_with_side(state.remaining_ms, side, after),
         moves=_with_side(state.moves, side, moves),
         period=_with_side(state.period, side, period_index),
-        running=side.other,
+        running=side.opponent,
         running_since=now,
         spent_ms=0,
     )
@@ -326,9 +325,9 @@ def pause(state: ClockState, now: datetime) -> ClockState:
     """The arbiter stops the clocks; the time used on the current move is kept."""
     _check_now(now)
     if state.running is None:
-        raise ClockError("no clock is running: nothing to pause")
+        raise ClockError("clock.nothing_to_pause")
     if state.paused:
-        raise ClockError("the clocks are already paused")
+        raise ClockError("clock.already_paused")
     return replace(state, spent_ms=elapsed_ms(state, now), running_since=None, paused=True)
 
 
@@ -336,13 +335,13 @@ def resume(state: ClockState, now: datetime) -> ClockState:
     """Restart the paused clock; its deadline moves later by the time it was paused."""
     _check_now(now)
     if not state.paused:
-        raise ClockError("the clocks are not paused")
+        raise ClockError("clock.not_paused")
     return replace(state, running_since=now, paused=False)
 
 
 def adjust(
     state: ClockState,
-    side: Side,
+    side: Color,
     delta_ms: int,
     tc: TimeControl | None = None,
     now: datetime | None = None,
@@ -354,9 +353,9 @@ def adjust(
     move, counted at `now` when given (and the delay of `tc` when given), else as of the
     last pause.
     """
-    side = Side(side)
+    side = Color(side)
     if not isinstance(delta_ms, int) or isinstance(delta_ms, bool):
-        raise ClockError(f"delta_ms must be an integer of milliseconds, not {delta_ms!r}")
+        raise ClockError("clock.bad_delta", delta_ms=delta_ms)
     used = 0
     if state.running is side:
         delay = _delay_of(state, tc, side) if tc is not None else 0
@@ -364,8 +363,10 @@ def adjust(
     new = state.side_remaining(side) + delta_ms
     if new - used < 0:
         raise ClockError(
-            f"cannot take {-delta_ms} ms from {side.value}: its clock shows "
-            f"{state.side_remaining(side) - used} ms (the lowest it may go is 0)"
+            "clock.below_zero",
+            taken=-delta_ms,
+            side=side.value,
+            shows=state.side_remaining(side) - used,
         )
     return replace(state, remaining_ms=_with_side(state.remaining_ms, side, new))
 
@@ -384,11 +385,11 @@ def set_times(
     """
     for name, value in (("white_ms", white_ms), ("black_ms", black_ms)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ClockError(f"{name} must be an integer of milliseconds >= 0, not {value!r}")
+            raise ClockError("clock.bad_time", name=name, value=value)
     values = (white_ms, black_ms)
     if state.running is not None:
         if not state.paused and now is None:
-            raise ClockError("a clock is running: give `now`, or pause the clocks first")
+            raise ClockError("clock.running_needs_now")
         side = state.running
         delay = _delay_of(state, tc, side) if tc is not None else 0
         used = _charged(elapsed_ms(state, now) if now is not None else state.spent_ms, delay)

@@ -12,10 +12,11 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from clocks.clock import ClockState, Side, deadline, stop
+from clocks.clock import ClockState, deadline, stop
 from clocks.timecontrol import TimeControl
+from rules import Color
 
-_SIDES = [(s.value, s.value.capitalize()) for s in Side]
+_SIDES = [(s.value, s.value.capitalize()) for s in Color]
 
 
 class Clock(models.Model):
@@ -41,7 +42,8 @@ class Clock(models.Model):
     started = models.BooleanField(default=False)
     # When the running side's time ends (delay included); the flag sweep queries it.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    # Bumped by every apply(): services may save with a filter on the version they read.
+    # Bumped by every apply(): how many times the state changed (the admin shows it). The
+    # services need no optimistic check on it: every write holds the game's row lock.
     version = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -79,7 +81,7 @@ class Clock(models.Model):
     def state(self) -> ClockState:
         return ClockState(
             remaining_ms=(self.remaining_white_ms, self.remaining_black_ms),
-            running=Side(self.running) if self.running else None,
+            running=Color(self.running) if self.running else None,
             running_since=self.running_since,
             spent_ms=self.spent_ms,
             moves=(self.moves_white, self.moves_black),
@@ -126,18 +128,6 @@ class Clock(models.Model):
         "version",
     )
 
-    def save_if_version(self, expected_version: int) -> bool:
-        """Save the state fields only if the row still has `expected_version` (optimistic check).
-
-        Returns False, writing nothing, when someone else changed the clock meanwhile.
-        """
-        from django.utils import timezone
-
-        values = {f: getattr(self, f) for f in self.STATE_FIELDS}
-        values["updated_at"] = timezone.now()
-        updated = type(self).objects.filter(pk=self.pk, version=expected_version).update(**values)
-        return updated == 1
-
 
 class ClockLog(models.Model):
     class Action(models.TextChoices):
@@ -172,6 +162,34 @@ class ClockLog(models.Model):
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.side}".rstrip()
 
     @classmethod
+    def row(
+        cls,
+        clock_id: int,
+        action: str,
+        before: ClockState,
+        after: ClockState,
+        *,
+        at: datetime,
+        side: Color | str | None = None,
+        delta_ms: int | None = None,
+        reason: str = "",
+        user_id: int | None = None,
+    ) -> dict[str, Any]:
+        """The values of one log line (attname -> value): the one definition of a line, for
+        record() and for the services that insert lines with their other writes."""
+        return {
+            "clock_id": clock_id,
+            "at": at,
+            "action": cls.Action(action).value,
+            "side": Color(side).value if side else "",
+            "delta_ms": delta_ms,
+            "reason": reason,
+            "user_id": user_id,
+            "before": before.to_dict(),
+            "after": after.to_dict(),
+        }
+
+    @classmethod
     def record(
         cls,
         clock: Clock,
@@ -180,20 +198,13 @@ class ClockLog(models.Model):
         after: ClockState,
         *,
         at: datetime,
-        side: Side | str | None = None,
+        side: Color | str | None = None,
         delta_ms: int | None = None,
         reason: str = "",
         user: Any = None,
     ) -> ClockLog:
         """Create (and save) the log line of one arbiter action."""
-        return cls.objects.create(
-            clock=clock,
-            at=at,
-            action=cls.Action(action),
-            side=Side(side).value if side else "",
-            delta_ms=delta_ms,
-            reason=reason,
-            user=user,
-            before=before.to_dict(),
-            after=after.to_dict(),
-        )
+        user_id = user.pk if user is not None else None
+        line = cls.row(clock.pk, action, before, after, at=at, side=side, delta_ms=delta_ms,
+                       reason=reason, user_id=user_id)  # fmt: skip
+        return cls.objects.create(**line)

@@ -46,6 +46,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
+from clocks import errors
+
 __all__ = [
     "IncrementKind",
     "Period",
@@ -58,11 +60,16 @@ __all__ = [
 
 
 class TimeControlError(ValueError):
-    """A time control tag or period that cannot be used; the message names the bad part."""
+    """A time control tag or period that cannot be used: `code` and `params` say why (see
+    clocks/errors.py), `part` and `tag` where; the message names the bad part."""
 
-    def __init__(self, message: str, *, part: str | None = None, tag: str | None = None):
+    def __init__(self, code: str, /, *, part: str | None = None, tag: str | None = None, **params):
+        self.code = code
+        where_params = {"part": part, "tag": tag}
+        self.params = {**{k: v for k, v in where_params.items() if v is not None}, **params}
         self.part = part
         self.tag = tag
+        message = errors.text(code, self.params)
         where = ""
         if part is not None and tag is not None:
             where = f" in {part!r} of TimeControl tag {tag!r}"
@@ -110,21 +117,15 @@ class Period:
 
     def __post_init__(self) -> None:
         if self.moves is not None and (not isinstance(self.moves, int) or self.moves <= 0):
-            raise TimeControlError(
-                f"number of moves must be a positive integer, not {self.moves!r}"
-            )
+            raise TimeControlError("time_control.bad_moves", moves=self.moves)
         if not isinstance(self.time_ms, int) or self.time_ms < 0:
-            raise TimeControlError(
-                f"time must be a non-negative integer of ms, not {self.time_ms!r}"
-            )
+            raise TimeControlError("time_control.bad_time", time_ms=self.time_ms)
         if not isinstance(self.increment_ms, int) or self.increment_ms < 0:
-            raise TimeControlError(
-                f"increment must be a non-negative integer of ms, not {self.increment_ms!r}"
-            )
+            raise TimeControlError("time_control.bad_increment", increment_ms=self.increment_ms)
         kind = IncrementKind(self.kind)
         object.__setattr__(self, "kind", kind)
         if kind is IncrementKind.NONE and self.increment_ms:
-            raise TimeControlError("an increment needs a kind (fischer, bronstein or delay)")
+            raise TimeControlError("time_control.increment_without_kind")
         if kind is not IncrementKind.NONE and not self.increment_ms:
             # Normalise: a zero increment of any kind is no increment.
             object.__setattr__(self, "kind", IncrementKind.NONE)
@@ -133,8 +134,7 @@ class Period:
         for value, what in ((self.time_ms, "time"), (self.increment_ms, "increment")):
             if value % 1000:
                 raise TimeControlError(
-                    f"the PDN tag counts whole seconds; {what} {value} ms is not one",
-                    part=str(self),
+                    "time_control.not_whole_seconds", part=str(self), what=what, ms=value
                 )
         text = str(self.time_ms // 1000)
         if self.moves is not None:
@@ -149,23 +149,15 @@ _PERIOD_RE = re.compile(r"^(?:(?P<moves>\d+)/)?(?P<time>\d+)(?:(?P<sep>[+bd])(?P
 
 def _parse_period(part: str, tag: str) -> Period:
     if part.startswith("*"):
-        raise UnsupportedTimeControl(
-            "the sandclock (hourglass) is not supported", part=part, tag=tag
-        )
+        raise UnsupportedTimeControl("time_control.sandclock", part=part, tag=tag)
     if part in ("?", "-"):
-        raise TimeControlError(
-            f"{part!r} must be the whole tag, not one period", part=part, tag=tag
-        )
+        raise TimeControlError("time_control.whole_tag_only", part=part, tag=tag)
     match = _PERIOD_RE.match(part)
     if not match:
-        raise TimeControlError(
-            "expected SECONDS, MOVES/SECONDS, optionally followed by +INC, bINC or dINC",
-            part=part,
-            tag=tag,
-        )
+        raise TimeControlError("time_control.bad_period", part=part, tag=tag)
     moves = int(match["moves"]) if match["moves"] is not None else None
     if moves == 0:
-        raise TimeControlError("the number of moves must be at least 1", part=part, tag=tag)
+        raise TimeControlError("time_control.zero_moves", part=part, tag=tag)
     kind = _SEPARATOR_KIND[match["sep"]] if match["sep"] else IncrementKind.NONE
     increment_ms = int(match["inc"]) * 1000 if match["inc"] else 0
     return Period(moves, int(match["time"]) * 1000, increment_ms, kind)
@@ -179,10 +171,7 @@ class TimeControl:
         object.__setattr__(self, "periods", tuple(self.periods))
         for i, period in enumerate(self.periods[:-1]):
             if period.moves is None:
-                raise TimeControlError(
-                    f"period {i + 1} is for the rest of the game but periods follow it",
-                    part=str(period),
-                )
+                raise TimeControlError("time_control.rest_not_last", part=str(period), number=i + 1)
 
     # --- reading and writing the tag -------------------------------------------------------
     @classmethod
@@ -195,12 +184,12 @@ class TimeControl:
     @classmethod
     def _parse(cls, tag: str) -> TimeControl:
         if not isinstance(tag, str):
-            raise TimeControlError(f"a TimeControl tag is a string, not {type(tag).__name__}")
+            raise TimeControlError("time_control.not_text", type=type(tag).__name__)
         text = tag.strip()
         if text == "":
-            raise TimeControlError("the TimeControl tag is empty", tag=tag)
+            raise TimeControlError("time_control.empty", tag=tag)
         if text == "?":
-            raise UnknownTimeControl("the time control is unknown ('?')", part="?", tag=tag)
+            raise UnknownTimeControl("time_control.unknown", part="?", tag=tag)
         if text == "-":
             return cls(())
         parts = text.split(":")
@@ -208,9 +197,7 @@ class TimeControl:
         for i, part in enumerate(parts):
             period = _parse_period(part.strip(), tag)
             if period.moves is None and i < len(parts) - 1:
-                raise TimeControlError(
-                    "a period for the rest of the game must be the last one", part=part, tag=tag
-                )
+                raise TimeControlError("time_control.rest_period_not_last", part=part, tag=tag)
             periods.append(period)
         return cls(tuple(periods))
 
@@ -252,9 +239,9 @@ class TimeControl:
     def period(self, index: int) -> Period:
         """The period in force at `index` (0-based); past the end, the last (repeating) one."""
         if not self.periods:
-            raise TimeControlError("an untimed game ('-') has no periods")
+            raise TimeControlError("time_control.untimed_no_periods")
         if index < 0:
-            raise TimeControlError(f"period index must be >= 0, not {index}")
+            raise TimeControlError("time_control.bad_period_index", index=index)
         return self.periods[min(index, len(self.periods) - 1)]
 
     def moves_before(self, index: int) -> int | None:

@@ -178,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # a bug, reported in one line all the same
+    except Exception as exc:  # noqa: BLE001 - a bug, reported in one line all the same
         print(f"{PROG}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 70
 

@@ -147,7 +147,7 @@ class Game:
         else:
             canonical = pos._legal().get(move[5]) if isinstance(move, Move) else None
             if canonical is None:
-                raise IllegalMove(str(move), "not a legal move in this position", pos.legal_texts())
+                raise IllegalMove(str(move), "move.not_legal", pos.legal_texts())
             move = canonical
         new = pos._apply(move)
         prev = self._counters[-1]
@@ -178,7 +178,7 @@ class Game:
         if not self._moves:
             self._materialize()
             if not self._moves:
-                raise RulesError("no move to take back")
+                raise RulesError("game.nothing_to_take_back")
         self._positions.pop()
         self._counters.pop()
         return self._moves.pop()
@@ -262,27 +262,27 @@ class Game:
         """
         try:
             if state.get("version") != STATE_VERSION:
-                raise RulesError(f"unknown rules state version {state.get('version')!r}")
+                raise RulesError("state.bad_version", version=state.get("version"))
             history = [_cached_position(f) for f in state["history"]]
             current = _cached_position(state["fen"])
             if not history or history[-1] != current:
-                raise RulesError("rules state: the history must end with the current position")
+                raise RulesError("state.history_mismatch")
             ply = int(state["ply"])
             moves = [str(m) for m in state["moves"]]
             if len(moves) != ply:
-                raise RulesError(f"rules state: {len(moves)} moves listed for ply {ply}")
+                raise RulesError("state.move_count", count=len(moves), ply=ply)
             rule = state["endgame_rule"]
             if rule not in (None, "6.3", "6.4"):
-                raise RulesError(f"rules state: unknown endgame rule {rule!r}")
+                raise RulesError("state.bad_endgame_rule", rule=rule)
             kings_only = int(state["kings_only_plies"])
             rule_plies = int(state["endgame_plies"])
             if rule != endgame_rule(current) or kings_only < 0 or rule_plies < 0:
-                raise RulesError("rules state: the counters do not match the position")
+                raise RulesError("state.bad_counters")
             start_fen = _cached_position(state["start_fen"]).fen()
         except RulesError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise RulesError(f"bad rules state: {exc!r}") from exc
+            raise RulesError("state.unreadable", error=repr(exc)) from exc
         game = cls.__new__(cls)
         game.start_fen = start_fen
         game._positions = history
@@ -305,7 +305,7 @@ class Game:
         for text in self._restored_moves:
             full.push(text)
         if full.position != self._positions[self._floor]:
-            raise RulesError("rules state: the move list does not lead to the stored position")
+            raise RulesError("state.moves_mismatch")
         for m in self._moves:
             full.push(m)
         self.__dict__.update(full.__dict__)

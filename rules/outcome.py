@@ -4,7 +4,7 @@ from enum import StrEnum
 
 
 class Termination(StrEnum):
-    """Why a game ended. The score is a separate fact (see `Score`)."""
+    """Why a game ended (a code: the arbiter words it). The score is a separate fact (see `Score`)."""
 
     NO_PIECES = "no_pieces"  # FMJD 7.2.3
     BLOCKED = "blocked"  # FMJD 7.2.2
@@ -20,10 +20,6 @@ class Termination(StrEnum):
     FORFEIT = "forfeit"  # not played: late arrival, absence
     ARBITER = "arbiter"  # an arbiter's decision
     BYE = "bye"  # no opponent this round
-
-    @property
-    def label(self) -> str:
-        return self.name.replace("_", " ").capitalize()
 
 
 class Score(StrEnum):

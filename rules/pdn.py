@@ -1407,7 +1407,7 @@ def write_game(game: PdnGame) -> str:
     if start_fen:
         try:
             start = Position.from_fen(start_fen)
-        except Exception:
+        except Exception:  # noqa: BLE001 - an unreadable FEN tag is written without a start
             start = None
     if start is not None:
         if start.fen() != Position.start().fen():

@@ -42,6 +42,11 @@ class Color(StrEnum):
         return "W" if self is Color.WHITE else "B"
 
     @property
+    def index(self) -> int:
+        """0 for White, 1 for Black: the side's place in a (white, black) pair."""
+        return 0 if self is Color.WHITE else 1
+
+    @property
     def label(self) -> str:
         return self.value.capitalize()
 
@@ -162,9 +167,8 @@ _MAN_MOVES, _KING_RAY_MOVES = _quiet_tables()
 _FEN_ITEM = re.compile(r"(K?)(\d+)(?:-(K?)(\d+))?$", re.IGNORECASE | re.ASCII)  # 0-9 only
 
 
-def _fen_error(fen: str, column: int | None, what: str) -> FenError:
-    where = f" at column {column + 1}" if column is not None else ""
-    return FenError(f"bad FEN {fen!r}{where}: {what}", fen=fen, column=column)
+def _fen_error(fen: str, column: int | None, code: str, **params) -> FenError:
+    return FenError(code, fen=fen, column=column, **params)
 
 
 def parse_fen(fen: str) -> tuple[int, int, int, bool]:
@@ -176,13 +180,13 @@ def parse_fen(fen: str) -> tuple[int, int, int, bool]:
     tolerated, as are PDN's optional ":H<n>" / ":F<n>" counter fields (ignored).
     """
     if not isinstance(fen, str):
-        raise FenError(f"a FEN must be a string, not {type(fen).__name__}")
+        raise FenError("fen.not_text", type=type(fen).__name__)
     # Keep each significant character with its column in the original text.
     chars = [(c, i) for i, c in enumerate(fen) if not c.isspace()]
     while chars and chars[-1][0] == ".":
         chars.pop()
     if not chars:
-        raise _fen_error(fen, None, "it is empty (expected e.g. 'W:W31-50:B1-20')")
+        raise _fen_error(fen, None, "fen.empty")
     fields: list[list[tuple[str, int]]] = [[]]
     colons = [0]  # column of the ':' opening each field
     for c, i in chars:
@@ -195,12 +199,10 @@ def parse_fen(fen: str) -> tuple[int, int, int, bool]:
     turn_field = fields[0]
     if len(turn_field) != 1 or turn_field[0][0].upper() not in "WB":
         col = turn_field[0][1] if turn_field else 0
-        raise _fen_error(fen, col, "field 1 must be the side to move, 'W' or 'B'")
+        raise _fen_error(fen, col, "fen.bad_turn")
     white_to_move = turn_field[0][0].upper() == "W"
     if len(fields) == 1:  # "W" alone describes no position ("W:W:B" says "no pieces")
-        raise _fen_error(
-            fen, None, "no pieces field after the side to move (e.g. 'W:W31-50:B1-20')"
-        )
+        raise _fen_error(fen, None, "fen.no_pieces_field")
 
     boards = {"W": 0, "B": 0}
     kings = 0
@@ -208,19 +210,15 @@ def parse_fen(fen: str) -> tuple[int, int, int, bool]:
     for n, field in enumerate(fields[1:], start=2):
         if not field:
             col = colons[n - 1]
-            raise _fen_error(fen, col, f"field {n} is empty (expected 'W' or 'B' then squares)")
+            raise _fen_error(fen, col, "fen.empty_field", field=n)
         colour, col0 = field[0][0].upper(), field[0][1]
         if colour in "HF" and all(c.isdigit() for c, _ in field[1:]):
             continue  # move counters some writers append; not part of the position
         if colour not in "WB":
-            raise _fen_error(
-                fen,
-                col0,
-                f"field {n} must start with 'W' or 'B' (whose pieces), not {field[0][0]!r}",
-            )
+            raise _fen_error(fen, col0, "fen.bad_colour", field=n, letter=field[0][0])
         name = "White" if colour == "W" else "Black"
         if colour in seen_colours:
-            raise _fen_error(fen, col0, f"field {n} lists {name}'s pieces a second time")
+            raise _fen_error(fen, col0, "fen.colour_twice", field=n, colour=name)
         seen_colours.add(colour)
         # split the rest on commas, keeping the column of each item
         items: list[list[tuple[str, int]]] = [[]]
@@ -233,31 +231,27 @@ def parse_fen(fen: str) -> tuple[int, int, int, bool]:
             if not item:
                 if len(items) == 1 or k == len(items) - 1:
                     continue  # "W:W:B1" (no pieces) or a trailing comma
-                raise _fen_error(fen, col0, f"field {n} ({name}) has an empty item between commas")
+                raise _fen_error(fen, col0, "fen.empty_item", field=n, colour=name)
             text = "".join(c for c, _ in item)
             col = item[0][1]
             m = _FEN_ITEM.match(text)
             if not m:
-                raise _fen_error(
-                    fen, col, f"{text!r} in {name}'s pieces is not a square, 'K'+square or a range"
-                )
+                raise _fen_error(fen, col, "fen.bad_item", item=text, colour=name)
             king = bool(m.group(1)) or bool(m.group(3))
             lo = int(m.group(2))
             hi = int(m.group(4)) if m.group(4) else lo
             for sq in (lo, hi):
                 if not 1 <= sq <= 50:
-                    raise _fen_error(fen, col, f"{sq} in {name}'s pieces is not a square (1-50)")
+                    raise _fen_error(fen, col, "fen.not_a_square", square=sq, colour=name)
             if hi < lo:
-                raise _fen_error(fen, col, f"range {text!r} in {name}'s pieces runs backwards")
+                raise _fen_error(fen, col, "fen.range_backwards", item=text, colour=name)
             for sq in range(lo, hi + 1):
                 b = SQ_BIT[sq]
                 other = "B" if colour == "W" else "W"
                 if boards[other] & b:  # never guess which colour is meant
-                    raise _fen_error(
-                        fen, col, f"square {sq} is listed twice, for White and for Black"
-                    )
+                    raise _fen_error(fen, col, "fen.square_both_colours", square=sq)
                 if boards[colour] & b:
-                    raise _fen_error(fen, col, f"square {sq} is listed twice in {name}'s pieces")
+                    raise _fen_error(fen, col, "fen.square_twice", square=sq, colour=name)
                 boards[colour] |= b
                 if king:
                     kings |= b
@@ -680,7 +674,7 @@ class Position:
             if canonical is None:
                 raise IllegalMove(
                     move.full_text() if isinstance(move, Move) else repr(move),
-                    "not a legal move in this position",
+                    "move.not_legal",
                     self.legal_texts(),
                 )
             move = canonical
@@ -741,7 +735,7 @@ class Position:
         tolerated. Raises `IllegalMove` (reason + legal moves) or `AmbiguousMove`.
         """
         if not isinstance(text, str):
-            raise IllegalMove(repr(text), "a move must be given as text such as '32-28'")
+            raise IllegalMove(repr(text), "move.not_text")
         m = _SIMPLE_MOVE.match(text)
         if m:  # fast path: "32-28" / "28x17"
             start, end, via, t = int(m.group(1)), int(m.group(3)), [], text
@@ -753,12 +747,7 @@ class Position:
             t = _ANNOTATION.sub("", "".join(text.split()))
             m = _MOVE_TEXT.match(t)
             if not m:
-                raise IllegalMove(
-                    text,
-                    "not a move: expected squares 1-50 separated by '-' (move) or 'x' "
-                    "(capture), e.g. '32-28' or '28x17' (FMJD 8.2)",
-                    self.legal_texts(),
-                )
+                raise IllegalMove(text, "move.bad_notation", self.legal_texts())
             nums = [int(m.group(1))] + [int(x) for x in re.split(r"[-xX:]", m.group(2))[1:]]
             start, end, via = nums[0], nums[-1], nums[1:-1]
         moves = self._generate()
@@ -782,13 +771,12 @@ class Position:
             return cands[0]
         for n in (start, end, *via):
             if not 1 <= n <= 50:
-                raise IllegalMove(text, f"{n} is not a square (1-50, FMJD 2.6)", self.legal_texts())
+                raise IllegalMove(text, "move.not_a_square", self.legal_texts(), square=n)
         if len(cands) > 1:
             raise AmbiguousMove(text, sorted(c.full_text() for c in cands), self.legal_texts())
         is_capture_text = "x" in t.lower() or ":" in t
-        raise IllegalMove(
-            text, self._why_illegal(start, end, via, is_capture_text), self.legal_texts()
-        )
+        code, params = self._why_illegal(start, end, via, is_capture_text)
+        raise IllegalMove(text, code, self.legal_texts(), **params)
 
     def _quick_quiet(self, start: int, end: int) -> Move | None:
         """The quiet move start-end if it is legal, checked without generating every move;
@@ -828,8 +816,10 @@ class Position:
             return None
         return move
 
-    def _why_illegal(self, start: int, end: int, via: list[int], is_capture_text: bool) -> str:
-        """Explain, citing the article, why no legal move matches."""
+    def _why_illegal(
+        self, start: int, end: int, via: list[int], is_capture_text: bool
+    ) -> tuple[str, dict]:
+        """Why no legal move matches: (code, params) of the reason (rules.errors.TEXTS)."""
         if self._wtm:
             own, opp = self._w, self._b
         else:
@@ -839,11 +829,11 @@ class Position:
         fb, tb = SQ_BIT[start], SQ_BIT[end]
         legal = self._generate()
         if not legal:
-            return f"{side} has no legal move (FMJD 7.2.2/7.2.3): the game is over"
+            return "move.no_legal_move", {"side": side}
         if not own & fb:
             if opp & fb:
-                return f"the piece on {start} is {other}'s and {side} is to move (FMJD 3.3)"
-            return f"there is no piece on {start}"
+                return "move.opponents_piece", {"square": start, "owner": other, "side": side}
+            return "move.no_piece", {"square": start}
         if legal[0].is_capture:
             # FMJD 4.1 and 4.13
             routes = movegen.capture_routes(own, opp, self._k, majority=False)
@@ -856,32 +846,24 @@ class Position:
                 and _is_subsequence(via, [INDEX_TO_SQ[j] for j in r[1][:-1]])
             ]
             if mine:
-                return (
-                    f"the majority rule (FMJD 4.13) requires taking {best} "
-                    f"piece{'s' if best > 1 else ''}; this capture takes "
-                    f"{max(len(r[2]) for r in mine)}"
-                )
-            possible = ", ".join(self.move_text(m) for m in legal[:5])
-            if len(legal) > 5:
-                possible += ", ..."
+                taken = max(len(r[2]) for r in mine)
+                return "move.majority", {"required": best, "taken": taken}
+            possible = [self.move_text(m) for m in legal[:5]] + (["..."] if len(legal) > 5 else [])
             if not is_capture_text:
-                return f"capture is compulsory (FMJD 4.1): {possible} is possible"
-            return (
-                f"no legal capture goes from {start} to {end} this way; captures are compulsory "
-                f"and the one taking the most pieces must be played (FMJD 4.1, 4.13): {possible}"
-            )
+                return "move.capture_compulsory", {"possible": possible}
+            return "move.no_such_capture", {"start": start, "end": end, "possible": possible}
         if via:
-            return "this is not a capture position: a move has only a start and an end square"
+            return "move.not_a_capture_position", {}
         if (own | opp) & tb:
-            return f"square {end} is occupied"
+            return "move.square_occupied", {"square": end}
         if fb & self._k:
             if not self._on_diagonal(start, end):
-                return f"{start} and {end} are not on one diagonal (FMJD 3.9)"
-            return f"the king's way from {start} to {end} is blocked (FMJD 3.9)"
+                return "move.king_not_diagonal", {"start": start, "end": end}
+            return "move.king_blocked", {"start": start, "end": end}
         forward = end < start if self._wtm else end > start
         if not forward:
-            return "a man moves forwards only (FMJD 3.4)"
-        return "a man moves one square diagonally forwards (FMJD 3.4)"
+            return "move.man_backwards", {}
+        return "move.man_one_square", {}
 
     @staticmethod
     def _on_diagonal(start: int, end: int) -> bool:

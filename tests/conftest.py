@@ -1,4 +1,5 @@
-"""Shared test fixtures. Reference data lives in ../shared/data beside the checkout."""
+"""Shared test fixtures. Third-party PDN game files (not redistributable) live in
+../shared/data beside the checkout; the rules' own test data is in tests/rules/data."""
 
 from pathlib import Path
 
@@ -15,10 +16,18 @@ SHARED_DATA = next(
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """The shared reference data folder; tests that need it skip, saying why, where absent."""
+    """The third-party data folder (PDN games); tests that need it skip, saying why, where absent."""
     if not SHARED_DATA.is_dir():
         pytest.skip(f"reference data folder {SHARED_DATA} is absent (see shared/data/README.md)")
     return SHARED_DATA
+
+
+@pytest.fixture
+def org(db):
+    """An organizer: a user who may create events."""
+    from tests.accounts.builders import make_user
+
+    return make_user("org", organizer=True)
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ import pytest
 
 
 def test_rules_package_imports_nothing_from_django_celery_or_the_arbiter():
-    # DESIGN: rules <- clocks <- arbiter; the engine stays pure Python.
+    # docs/design.md: rules <- clocks <- arbiter; the engine stays pure Python.
     code = (
         "import sys, rules, pkgutil, importlib\n"
         "for m in pkgutil.walk_packages(rules.__path__, 'rules.'):\n"

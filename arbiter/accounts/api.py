@@ -11,10 +11,12 @@ from typing import Literal
 
 from django.contrib.auth import authenticate
 from ninja import Router, Schema
+from ninja.decorators import decorate_view
 from ninja.responses import Status
 from pydantic import Field
 
 from arbiter.errors import DomainError, Forbidden, NotFound
+from arbiter.infra.gate import db_gate
 from arbiter.validation import Id, Text
 
 from . import throttle, tokens
@@ -26,12 +28,12 @@ router = Router(tags=["tokens"])
 
 class TooManyAttempts(DomainError):
     status = 429
-    code = "too_many_attempts"
+    error = "too_many_attempts"
 
 
 class BadCredentials(DomainError):
     status = 401
-    code = "unauthorized"
+    error = "unauthorized"
 
 
 class TokenIn(Schema):
@@ -84,11 +86,14 @@ def _password_user(request, username: str, password: str):
     address = throttle.client_address(request)
     refused = throttle.refusal(username, address)
     if refused is not None:
-        raise TooManyAttempts(refused.message, details={"retry_after": refused.seconds})
+        problem = refused.problem
+        raise TooManyAttempts(
+            problem.code, **problem.params, details={"retry_after": refused.seconds}
+        )
     user = authenticate(request, username=username, password=password)
     if user is None:
         throttle.record_failure(username, address)
-        raise BadCredentials("wrong username or password")
+        raise BadCredentials("login.wrong_credentials")
     throttle.record_success(username)
     return user
 
@@ -103,6 +108,7 @@ class _Anyone:
     response={201: IssuedOut},
     auth=[TokenAuth(), SessionLogin(), _Anyone()],
 )
+@decorate_view(db_gate)
 def issue_token(request, payload: TokenIn):
     """Issue a token (its secret is in this answer only), for the logged-in user or for
     `username` and `password` (limited: 5 failures per 15 min per account, 20 per address)."""
@@ -112,22 +118,22 @@ def issue_token(request, payload: TokenIn):
         user = request.user
         scope = getattr(request, "token_scope", None)
         if scope is not None and not scope.unscoped:
-            raise Forbidden("a scoped token cannot issue tokens")
+            raise Forbidden("token.scoped_cannot_issue")
     else:
-        raise BadCredentials("log in, send a token, or give username and password")
+        raise BadCredentials("login.needed")
     event = game = None
     if payload.game_id is not None:
         from arbiter.games.models import Game
 
         game = Game.objects.select_related("round__event").filter(pk=payload.game_id).first()
         if game is None:
-            raise NotFound(f"game {payload.game_id} not found")
+            raise NotFound("game.not_found", game_id=payload.game_id)
     elif payload.event_id is not None:
         from arbiter.events.models import Event
 
         event = Event.objects.filter(pk=payload.event_id).first()
         if event is None:
-            raise NotFound(f"event {payload.event_id} not found")
+            raise NotFound("event.not_found", event_id=payload.event_id)
     token, secret = tokens.issue(
         user,
         name=payload.name,
@@ -147,6 +153,7 @@ def list_tokens(request):
 
 
 @router.delete("/tokens/{token_id}", response={204: None}, auth=API_AUTH)
+@decorate_view(db_gate)
 def revoke_token(request, token_id: Id):
     """Revoke a token (its owner, or the organizer of the event it is for)."""
     _unscoped(request)
@@ -157,4 +164,4 @@ def revoke_token(request, token_id: Id):
 def _unscoped(request) -> None:
     scope = getattr(request, "token_scope", None)
     if scope is not None and not scope.unscoped:
-        raise Forbidden("a scoped token cannot manage tokens")
+        raise Forbidden("token.scoped_cannot_manage")

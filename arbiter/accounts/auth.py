@@ -13,10 +13,13 @@ from . import tokens
 
 
 class TokenAuthError(AuthenticationError):
-    """401 with the reason the token was refused (arbiter/api.py keeps this message)."""
+    """401 with the reason the token was refused: its code, params and words (arbiter/api.py
+    answers them in the API's error form)."""
 
-    def __init__(self, message: str):
-        super().__init__(401, message)
+    def __init__(self, refused: tokens.TokenRefused):
+        super().__init__(401, refused.message)
+        self.code = refused.code
+        self.params = refused.params
 
 
 def user_for_token(secret: str):
@@ -32,7 +35,7 @@ class TokenAuth(HttpBearer):
         try:
             user, scope = tokens.resolve(token)
         except tokens.TokenRefused as exc:
-            raise TokenAuthError(exc.message) from None
+            raise TokenAuthError(exc) from None
         if not scope.unscoped:
             match = getattr(request, "resolver_match", None)
             kwargs = match.kwargs if match is not None else {}
@@ -69,3 +72,7 @@ class OptionalAuth:
 
 #: Endpoints that change anything take a token or a logged-in session (CSRF-checked).
 API_AUTH = [TokenAuth(), SessionLogin()]
+
+#: Reads: anyone; a token or a session, where given, identifies the user (drafts for arbiters).
+#: A token that is sent is still judged: a wrong one gets 401, not an anonymous answer.
+READ_AUTH = [TokenAuth(), SessionLogin(), OptionalAuth()]

@@ -6,6 +6,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 
+from arbiter.messages import Problem
 from arbiter.validation import text_problem
 
 from . import throttle
@@ -16,7 +17,8 @@ class ThrottledLoginMixin:
         username = self.cleaned_data.get("username") or ""
         problem = text_problem(username, 150)
         if problem:
-            raise ValidationError(f"username {problem}", code="invalid")
+            words = Problem("text.field", field="username", problem=problem)
+            raise ValidationError(str(words), code="invalid")
         return username
 
     def clean(self):

@@ -13,6 +13,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from arbiter.messages import Problem
+
 from .models import LoginFailure
 
 WINDOW = timedelta(minutes=15)
@@ -28,15 +30,22 @@ class Refusal:
     reason: str  # "account" or "address"
 
     @property
-    def message(self) -> str:
+    def problem(self) -> Problem:
+        """The refusal as a code and its params (the wait in minutes and seconds)."""
         minutes, seconds = divmod(self.seconds, 60)
-        wait = f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
-        who = "this account" if self.reason == "account" else "your network address"
-        limit = PER_ACCOUNT if self.reason == "account" else PER_ADDRESS
-        return (
-            f"too many failed logins for {who} ({limit} in {WINDOW.seconds // 60} minutes): "
-            f"try again in {wait}"
+        wait = (
+            Problem("login.wait_minutes", minutes=minutes, seconds=seconds)
+            if minutes
+            else Problem("login.wait_seconds", seconds=seconds)
         )
+        window = WINDOW.seconds // 60
+        if self.reason == "account":
+            return Problem("login.throttled_account", limit=PER_ACCOUNT, minutes=window, wait=wait)
+        return Problem("login.throttled_address", limit=PER_ADDRESS, minutes=window, wait=wait)
+
+    @property
+    def message(self) -> str:
+        return str(self.problem)
 
 
 def client_address(request) -> str:

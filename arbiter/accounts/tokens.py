@@ -20,6 +20,7 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from arbiter import messages
 from arbiter.errors import Forbidden, Invalid, NotFound
 from arbiter.infra import sqlrows
 
@@ -60,14 +61,16 @@ def issue(
     if game is not None:
         event = game.round.event
         if not (permissions.is_arbiter(by, event) or permissions.player_side(by, game)):
-            raise Forbidden(f"only an arbiter of '{event}' or a player may scope to game {game.pk}")
+            raise Forbidden("token.scope_game_refused", event=event, game_id=game.pk)
     elif event is not None and not permissions.is_arbiter(by, event):
-        raise Forbidden(f"only an arbiter or the organizer of '{event}' may scope a token to it")
+        raise Forbidden("token.scope_event_refused", event=event)
     if access not in ApiToken.Access.values:
-        raise Invalid(f"access: '{access}' is not one of read, write", details={"field": "access"})
+        raise Invalid("token.bad_access", access=access, details={"field": "access"})
     if expires_in_days is not None and not 1 <= expires_in_days <= MAX_DAYS:
         raise Invalid(
-            f"expires_in_days: {expires_in_days} is outside 1..{MAX_DAYS}",
+            "token.bad_expiry",
+            days=expires_in_days,
+            max=MAX_DAYS,
             details={"field": "expires_in_days"},
         )
     secret = PREFIX + secrets.token_urlsafe(32)
@@ -98,7 +101,7 @@ def manageable_by(user) -> QuerySet[ApiToken]:
 def revoke(token_id: int, *, by) -> ApiToken:
     token = manageable_by(by).filter(pk=token_id).first()
     if token is None:
-        raise NotFound(f"token {token_id} not found")
+        raise NotFound("token.not_found", token_id=token_id)
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.revoked_by = by
@@ -122,9 +125,18 @@ class Scope:
 
 
 class TokenRefused(Exception):
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    """Why a token sent with a request is not accepted: a code and its params (401)."""
+
+    def __init__(self, code: str, /, **params):
+        if code not in messages.MESSAGES:
+            raise LookupError(f"code {code!r} has no words in arbiter/messages.py")
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    @property
+    def message(self) -> str:
+        return messages.render(self.code, self.params)
 
 
 _SCOPE_COLUMNS = ("id", "event_id", "game_id", "access", "expires_at", "revoked_at", "last_used_at")
@@ -148,22 +160,22 @@ def _token_sql() -> str:
 def resolve(secret: str, *, now: datetime | None = None):
     """(user, Scope) of the token whose secret is `secret`; TokenRefused saying why not."""
     if not secret or len(secret) > 200:
-        raise TokenRefused("the API token is not valid")
+        raise TokenRefused("token.invalid")
     with sqlrows.cursor() as cursor:
         cursor.execute(_token_sql(), [hash_secret(secret)])
         row = cursor.fetchone()
     if row is None:
-        raise TokenRefused("the API token is not valid")
+        raise TokenRefused("token.invalid")
     user_values, (token_id, event_id, game_id, access, expires_at, revoked_at, last_used) = (
         row[: -len(_SCOPE_COLUMNS)],
         row[-len(_SCOPE_COLUMNS) :],
     )
     now = now or timezone.now()
     if revoked_at is not None:
-        raise TokenRefused("the API token was revoked")
+        raise TokenRefused("token.revoked")
     expires_at, last_used = _aware(expires_at), _aware(last_used)
     if expires_at is not None and expires_at <= now:
-        raise TokenRefused(f"the API token expired at {expires_at.isoformat()}")
+        raise TokenRefused("token.expired", expires_at=expires_at.isoformat())
     if last_used is None or now - last_used >= LAST_USE_PRECISION:
         ApiToken.objects.filter(pk=token_id).update(last_used_at=now)
     user = sqlrows.instance(get_user_model(), user_values)
@@ -189,21 +201,21 @@ def check_scope(scope: Scope, method: str, path_ids: dict) -> None:
     of events, stay open to it as to anyone)."""
     write = method in WRITE_METHODS
     if scope.access == "read" and write:
-        raise Forbidden("this API token is read-only")
+        raise Forbidden("token.read_only")
     if scope.game_id is not None:
         # A board's device: a string of int compares, no query (it is on every move).
         if path_ids.get("game_id") == scope.game_id:
             return
         if write or path_ids:
-            raise Forbidden(f"this API token is for game {scope.game_id} only")
+            raise Forbidden("token.game_only", game_id=scope.game_id)
         return
     if scope.event_id is not None:
         if not path_ids:
             if write:
-                raise Forbidden(f"this API token is for event {scope.event_id} only")
+                raise Forbidden("token.event_only", event_id=scope.event_id)
             return
         if _event_of(path_ids) != scope.event_id:
-            raise Forbidden(f"this API token is for event {scope.event_id} only")
+            raise Forbidden("token.event_only", event_id=scope.event_id)
 
 
 def _event_of(path_ids: dict) -> int | None:

@@ -1,8 +1,8 @@
-"""API endpoints for events, players, rounds, pairings, results and standings.
+"""API endpoints for events, players, rounds, pairings and standings (results: games/api.py).
 
 Thin: each endpoint reads its input, calls one service or selector, and shapes the answer.
 Reads of published events are public; writes take a Bearer token or a session (API_AUTH),
-and the services check the roles.
+pass the request gate (arbiter/infra/gate.py) and the services check the roles.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import HttpResponse
 from ninja import Query, Router
+from ninja.decorators import decorate_view
 from ninja.responses import Status
 
-from arbiter.accounts.auth import API_AUTH, OptionalAuth, TokenAuth
+from arbiter.accounts.auth import API_AUTH, READ_AUTH
 from arbiter.errors import NotFound
 from arbiter.events import exports, permissions, selectors, services, validation
 from arbiter.events.models import Entry, Event, Player
@@ -29,26 +30,20 @@ from arbiter.events.schemas import (
     EventIn,
     EventOut,
     EventPatch,
-    ForfeitIn,
-    GameResultOut,
     ImportIn,
     PairingIn,
     PlayerIn,
     ReasonIn,
-    ResultIn,
     RoundOut,
     ScheduleIn,
     StandingsOut,
     WarningsOut,
 )
 from arbiter.events.tiebreaks import TIEBREAKS
-from arbiter.games.models import Game
+from arbiter.infra.gate import db_gate
 from arbiter.validation import Reason
 
 router = Router(tags=["events"])
-
-#: Reads: anyone; a token or session, where given, identifies the user (drafts for arbiters).
-READ_AUTH = [TokenAuth(), OptionalAuth()]
 
 
 def _user(request):
@@ -62,17 +57,9 @@ def _event_for_write(event_id: int, request) -> Event:
 def _entry(entry_id: int, request) -> Entry:
     entry = Entry.objects.select_related("event", "player").filter(pk=entry_id).first()
     if entry is None:
-        raise NotFound(f"entry {entry_id} not found")
+        raise NotFound("entry.not_found", entry_id=entry_id)
     selectors.get_event(entry.event_id, _user(request))
     return entry
-
-
-def _game(game_id: int, request) -> Game:
-    game = Game.objects.select_related("round__event").filter(pk=game_id).first()
-    if game is None:
-        raise NotFound(f"game {game_id} not found")
-    selectors.get_round(game.round_id, _user(request))
-    return game
 
 
 def event_dict(event: Event, user=None) -> dict:
@@ -140,19 +127,6 @@ def round_dict(round_, *, alphabetical: bool = False) -> dict:
     return out
 
 
-def game_dict(game: Game) -> dict:
-    return {
-        "id": game.pk,
-        "round": game.round.number,
-        "board": game.board,
-        "white_id": game.white_id,
-        "black_id": game.black_id,
-        "result": game.result,
-        "termination": game.termination,
-        "status": game.status,
-    }
-
-
 def _csv_response(text: str, filename: str) -> HttpResponse:
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -169,6 +143,7 @@ def list_events(request):
 
 
 @router.post("/events", response={201: EventOut}, auth=API_AUTH)
+@decorate_view(db_gate)
 def create_event(request, payload: EventIn):
     event = services.create_event(by=request.user, **payload.dict())
     return Status(201, event_dict(event, request.user))
@@ -180,6 +155,7 @@ def get_event(request, event_id: int):
 
 
 @router.patch("/events/{event_id}", response=EventOut, auth=API_AUTH)
+@decorate_view(db_gate)
 def update_event(request, event_id: int, payload: EventPatch):
     event = _event_for_write(event_id, request)
     fields = payload.dict(exclude_unset=True)
@@ -200,6 +176,7 @@ def list_entries(request, event_id: int):
 
 
 @router.post("/events/{event_id}/players", response={201: EntryOut}, auth=API_AUTH)
+@decorate_view(db_gate)
 def add_player(request, event_id: int, payload: PlayerIn):
     """Register a new player and enter them in the event."""
     event = _event_for_write(event_id, request)
@@ -210,16 +187,18 @@ def add_player(request, event_id: int, payload: PlayerIn):
 
 
 @router.post("/events/{event_id}/entries", response={201: EntryOut}, auth=API_AUTH)
+@decorate_view(db_gate)
 def add_entry(request, event_id: int, payload: EntryIn):
     """Enter a registered player (late entries allowed in a running Swiss)."""
     event = _event_for_write(event_id, request)
     player = Player.objects.filter(pk=payload.player_id).first()
     if player is None:
-        raise NotFound(f"player {payload.player_id} not found")
+        raise NotFound("player.not_found", player_id=payload.player_id)
     return Status(201, entry_dict(services.add_entry(event, player, by=request.user)))
 
 
 @router.post("/events/{event_id}/entries/import", response={201: list[EntryOut]}, auth=API_AUTH)
+@decorate_view(db_gate)
 def import_entries(request, event_id: int, payload: ImportIn):
     """Import players from CSV, all or nothing; 422 lists every bad line."""
     event = _event_for_write(event_id, request)
@@ -228,6 +207,7 @@ def import_entries(request, event_id: int, payload: ImportIn):
 
 
 @router.post("/entries/{entry_id}/withdraw", response={200: EntryOut, 204: None}, auth=API_AUTH)
+@decorate_view(db_gate)
 def withdraw(request, entry_id: int, payload: ReasonIn):
     entry = services.withdraw_entry(
         _entry(entry_id, request), by=request.user, reason=payload.reason
@@ -236,6 +216,7 @@ def withdraw(request, entry_id: int, payload: ReasonIn):
 
 
 @router.put("/entries/{entry_id}/absences", response=EntryOut, auth=API_AUTH)
+@decorate_view(db_gate)
 def set_absences(request, entry_id: int, payload: AbsenceIn):
     entry = services.set_absent(
         _entry(entry_id, request), payload.rounds, by=request.user, reason=payload.reason
@@ -244,6 +225,7 @@ def set_absences(request, entry_id: int, payload: AbsenceIn):
 
 
 @router.post("/entries/{entry_id}/byes", response=EntryOut, auth=API_AUTH)
+@decorate_view(db_gate)
 def request_bye(request, entry_id: int, payload: ByeIn):
     entry = services.request_bye(
         _entry(entry_id, request),
@@ -259,7 +241,7 @@ def request_bye(request, entry_id: int, payload: ByeIn):
 def player_card(request, player_id: int):
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
-        raise NotFound(f"player {player_id} not found")
+        raise NotFound("player.not_found", player_id=player_id)
     card = selectors.player_card(player, user=_user(request))
     return {
         "player": exports.player_dict(player),
@@ -301,6 +283,7 @@ def list_rounds(request, event_id: int):
 
 
 @router.post("/events/{event_id}/rounds", response={201: RoundOut}, auth=API_AUTH)
+@decorate_view(db_gate)
 def pair_next_round(request, event_id: int):
     """Pair the next round (a draft); 409 while the previous round is unfinished."""
     round_ = services.pair_next_round(_event_for_write(event_id, request), by=request.user)
@@ -308,12 +291,14 @@ def pair_next_round(request, event_id: int):
 
 
 @router.post("/rounds/{round_id}/publish", response=RoundOut, auth=API_AUTH)
+@decorate_view(db_gate)
 def publish_round(request, round_id: int):
     round_ = services.publish_round(selectors.get_round(round_id, _user(request)), by=request.user)
     return round_dict(round_)
 
 
 @router.put("/rounds/{round_id}/schedule", response=RoundOut, auth=API_AUTH)
+@decorate_view(db_gate)
 def schedule_round(request, round_id: int, payload: ScheduleIn):
     """Set when the round starts, with its time zone (answered in UTC); null clears it."""
     round_ = services.schedule_round(
@@ -326,6 +311,7 @@ def schedule_round(request, round_id: int, payload: ScheduleIn):
 
 
 @router.delete("/rounds/{round_id}", response={204: None}, auth=API_AUTH)
+@decorate_view(db_gate)
 def unpair_round(request, round_id: int, reason: Reason = ""):
     services.unpair_round(
         selectors.get_round(round_id, _user(request)), by=request.user, reason=reason
@@ -340,6 +326,7 @@ def round_pairings(request, round_id: int):
 
 
 @router.put("/rounds/{round_id}/pairings", response=WarningsOut, auth=API_AUTH)
+@decorate_view(db_gate)
 def set_pairing(request, round_id: int, payload: PairingIn):
     """Set a pairing by hand; the answer lists the pairing rules it breaks."""
     round_ = selectors.get_round(round_id, _user(request))
@@ -360,29 +347,6 @@ def pairings_json(request, round_id: int):
     return exports.pairings_data(selectors.get_round(round_id, _user(request)))
 
 
-# --- results ------------------------------------------------------------------------------
-
-
-@router.put("/games/{game_id}/result", response=GameResultOut, auth=API_AUTH)
-def set_result(request, game_id: int, payload: ResultIn):
-    game = services.set_result(
-        _game(game_id, request),
-        payload.result,
-        by=request.user,
-        reason=payload.reason,
-        termination=payload.termination,
-    )
-    return game_dict(game)
-
-
-@router.post("/games/{game_id}/forfeit", response=GameResultOut, auth=API_AUTH)
-def forfeit(request, game_id: int, payload: ForfeitIn):
-    game = services.forfeit(
-        _game(game_id, request), absent=payload.absent, by=request.user, reason=payload.reason
-    )
-    return game_dict(game)
-
-
 # --- standings and exports ----------------------------------------------------------------
 
 
@@ -397,9 +361,7 @@ def _event_after(request, event_id: int, after_round: int | None) -> Event:
 
 
 @router.get("/events/{event_id}/standings", response=StandingsOut, auth=READ_AUTH)
-def standings(
-    request, event_id: int, after_round: int | None = AfterRound, explain: bool = False
-):
+def standings(request, event_id: int, after_round: int | None = AfterRound, explain: bool = False):
     """The ranking with the event's tie-breaks; `explain=true` adds how each was computed."""
     event = _event_after(request, event_id, after_round)
     data = exports.standings_data(event, after_round=after_round)
@@ -466,6 +428,7 @@ def audit(request, event_id: int, limit: int = Query(200, ge=1, le=1000)):
 
 
 @router.put("/events/{event_id}/arbiters", response=EventOut, auth=API_AUTH)
+@decorate_view(db_gate)
 def set_arbiters(request, event_id: int, payload: ArbitersIn):
     """The event's arbiters, by username (its organizer only)."""
     event = _event_for_write(event_id, request)
@@ -473,5 +436,5 @@ def set_arbiters(request, event_id: int, payload: ArbitersIn):
     users = list(get_user_model().objects.filter(username__in=usernames))
     missing = sorted(set(usernames) - {u.username for u in users})
     if missing:
-        raise NotFound(f"no user(s) {', '.join(missing)}")
+        raise NotFound("user.not_found", missing=list(missing))
     return event_dict(services.set_arbiters(event, users, by=request.user), request.user)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from django import forms
 
+from arbiter import messages
+from arbiter.events.models import Event
+from arbiter.events.tiebreaks import TIEBREAKS
 from arbiter.games.models import Game
+from clocks.timecontrol import PRESETS
 from rules.outcome import Termination
 
 RESULT_CHOICES = [("", "–")] + [
     (value, label) for value, label in Game.Result.choices if value not in ("", Game.Result.BYE)
 ]
 TERMINATION_CHOICES = [("", "–")] + [
-    (t.value, t.label) for t in Termination if t not in (Termination.BYE,)
+    (t.value, messages.termination(t)) for t in Termination if t not in (Termination.BYE,)
 ]
 
 
@@ -28,6 +32,13 @@ class ResultForm(forms.Form):
         kwargs.setdefault("prefix", f"board-{game.board}")
         super().__init__(*args, **kwargs)
         self.game = game
+        # The table's headers are not labels: each control says which board it is for.
+        for name, words in (
+            ("result", "result"),
+            ("termination", "how it ended"),
+            ("reason", "reason for the correction"),
+        ):
+            self.fields[name].widget.attrs["aria-label"] = f"Board {game.board}: {words}"
 
     @property
     def is_correction(self) -> bool:
@@ -167,3 +178,209 @@ class ImportPlayersForm(forms.Form):
         if not data["csv"].strip():
             raise forms.ValidationError("paste the CSV text or choose a file")
         return data
+
+
+# ---------------------------------------------------------------------------------------
+# The organizer's forms: an event's settings, its arbiters, one player.
+
+
+def _preset_label(name: str) -> str:
+    from arbiter.events.presentation import describe_time_control
+
+    return f"{name.replace('_', ' ')}: {describe_time_control(PRESETS[name].to_pdn())}"
+
+
+class EventSettingsForm(forms.Form):
+    """An event's settings. Types are checked here; the values by the service (check_settings),
+    whose messages are the API's."""
+
+    name = forms.CharField(max_length=200, required=False)
+    place = forms.CharField(max_length=200, required=False)
+    federation = forms.CharField(max_length=3, required=False, help_text="Three letters, e.g. NED.")
+    start_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    end_date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    system = forms.ChoiceField(label="Pairing system", choices=Event.System.choices)
+    rounds = forms.IntegerField(
+        label="Rounds",
+        required=False,
+        help_text="Swiss only; a round robin has as many as its table.",
+    )
+    points_win = forms.IntegerField(label="Points for a win")
+    points_draw = forms.IntegerField(label="Points for a draw")
+    points_loss = forms.IntegerField(label="Points for a loss")
+    points_bye = forms.IntegerField(label="Points for a bye")
+    points_forfeit_win = forms.IntegerField(label="Points for a win by forfeit")
+    preset = forms.ChoiceField(
+        label="Time control",
+        required=False,
+        choices=[("", "another: type its PDN tag below")] + [(name, name) for name in PRESETS],
+    )
+    time_control = forms.CharField(
+        label="PDN TimeControl tag",
+        max_length=100,
+        required=False,
+        help_text="e.g. 50/7200:25/3600 (moves/seconds), 4800+60 (Fischer). Ignored when a "
+        "preset is chosen.",
+    )
+    flag_policy = forms.ChoiceField(label="Time exceeded", choices=Event.FlagPolicy.choices)
+    late_arrival_minutes = forms.IntegerField(
+        label="Late arrival limit (minutes)", help_text="0 to 60 (FMJD)."
+    )
+    numbering = forms.ChoiceField(label="Pairing numbers", choices=Event.Numbering.choices)
+    pairing_seed = forms.CharField(
+        label="Drawn lot", max_length=50, required=False, help_text="For numbering by lot."
+    )
+    published = forms.BooleanField(
+        label="Public (anyone may see the event's pages)", required=False
+    )
+
+    TIEBREAK_PREFIX = "tb_"
+
+    def __init__(self, *args, locked: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["preset"].choices = [("", "another: type its PDN tag below")] + [
+            (name, _preset_label(name)) for name in PRESETS
+        ]
+        for code, text in TIEBREAKS.items():
+            self.fields[self.TIEBREAK_PREFIX + code] = forms.IntegerField(
+                label=text,
+                required=False,
+                min_value=1,
+                max_value=len(TIEBREAKS),
+                widget=forms.NumberInput(attrs={"size": 2, "class": "tb-order"}),
+            )
+        self.locked = locked or {}
+        for name, why in self.locked.items():
+            for field in self._form_fields(name):
+                self.fields[field].disabled = True
+                self.fields[field].help_text = str(why)
+
+    def _form_fields(self, setting: str) -> list[str]:
+        if setting == "tiebreaks":
+            return [self.TIEBREAK_PREFIX + c for c in TIEBREAKS]
+        if setting == "time_control":
+            return ["preset", "time_control"]
+        return [setting] if setting in self.fields else []
+
+    @classmethod
+    def initial_for(cls, event: Event) -> dict:
+        data = {f: getattr(event, f) for f in SETTINGS}
+        for position, code in enumerate(event.tiebreaks or [], start=1):
+            data[cls.TIEBREAK_PREFIX + code] = position
+        preset = next((n for n, tc in PRESETS.items() if tc.to_pdn() == event.time_control), "")
+        data["preset"] = preset
+        return data
+
+    def tiebreak_fields(self):
+        """The ten tie-breaks, those chosen first in their order, then the others."""
+
+        def position(code):
+            bound = self[self.TIEBREAK_PREFIX + code]
+            value = bound.value()
+            try:
+                return (0, int(value))
+            except (TypeError, ValueError):
+                return (1, list(TIEBREAKS).index(code))
+
+        return [self[self.TIEBREAK_PREFIX + code] for code in sorted(TIEBREAKS, key=position)]
+
+    def clean(self):
+        data = super().clean()
+        chosen = [
+            (data[self.TIEBREAK_PREFIX + code], code)
+            for code in TIEBREAKS
+            if data.get(self.TIEBREAK_PREFIX + code)
+        ]
+        positions = [p for p, _ in chosen]
+        twice = sorted({p for p in positions if positions.count(p) > 1})
+        if twice:
+            self.add_error(
+                None,
+                f"tiebreaks: position(s) {', '.join(map(str, twice))} given to two tie-breaks; "
+                "number them 1, 2, 3 ... in the order they apply",
+            )
+        data["tiebreaks"] = [code for _, code in sorted(chosen)]
+        if data.get("preset"):
+            data["time_control"] = PRESETS[data["preset"]].to_pdn()
+        return data
+
+    def settings(self) -> dict:
+        """The settings to give the service (only those that may still change)."""
+        data = self.cleaned_data
+        out = {f: data.get(f) for f in SETTINGS if f not in self.locked}
+        if out.get("rounds") is None:
+            out.pop("rounds", None)
+        return out
+
+
+#: The settings the form edits (all of create_event's but status).
+SETTINGS = (
+    "name",
+    "place",
+    "federation",
+    "start_date",
+    "end_date",
+    "system",
+    "rounds",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "points_bye",
+    "points_forfeit_win",
+    "tiebreaks",
+    "time_control",
+    "flag_policy",
+    "late_arrival_minutes",
+    "numbering",
+    "pairing_seed",
+    "published",
+)
+
+
+class ArbitersForm(forms.Form):
+    """The event's arbiters chosen from the users: the chief and the deputies."""
+
+    chief = forms.ModelChoiceField(queryset=None, required=False, label="Chief arbiter")
+    deputies = forms.ModelMultipleChoiceField(
+        queryset=None,
+        required=False,
+        label="Deputy arbiters",
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args, users, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["chief"].queryset = users
+        self.fields["deputies"].queryset = users
+        self.fields["chief"].label_from_instance = _user_label
+        self.fields["deputies"].label_from_instance = _user_label
+
+
+def _user_label(user) -> str:
+    full = user.get_full_name()
+    return f"{full} ({user.username})" if full else user.username
+
+
+class InviteArbiterForm(forms.Form):
+    """A login for a new arbiter, who becomes a deputy arbiter of the event."""
+
+    username = forms.CharField(max_length=150, label="Login name")
+    full_name = forms.CharField(max_length=150, required=False, label="Full name")
+    email = forms.EmailField(required=False)
+    password = forms.CharField(
+        label="Initial password",
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text="Give it to them in person; they use it to log in.",
+    )
+
+
+class PlayerForm(forms.Form):
+    """One player's details; the service checks them (the CSV import's rules)."""
+
+    surname = forms.CharField(max_length=100, required=False)
+    given_name = forms.CharField(max_length=100, required=False, label="Given name(s)")
+    fmjd_id = forms.CharField(max_length=20, required=False, label="FMJD id")
+    federation = forms.CharField(max_length=3, required=False, help_text="e.g. NED")
+    rating = forms.CharField(max_length=10, required=False)
+    title = forms.CharField(max_length=10, required=False, help_text="GMI, MI, MF, ...")
+    club = forms.CharField(max_length=200, required=False)

@@ -27,8 +27,11 @@ from arbiter.events.forms import (
     SwapPlayersForm,
 )
 from arbiter.events.models import Round
-from arbiter.events.permissions import require_arbiter
-from arbiter.events.views import domain_errors
+from arbiter.events.permissions import is_arbiter, is_organizer
+from arbiter.events.views import EventRefused, domain_errors
+from arbiter.games import services as game_services
+from arbiter.games.views import round_board
+from arbiter.messages import Problem
 
 # What a service may answer about bad input (Forbidden and NotFound become 403/404).
 REFUSALS = (Invalid, Conflict)
@@ -40,7 +43,8 @@ def arbiter_page(view):
 
 def _event(request, slug):
     event = pages.event_for(request.user, slug)
-    require_arbiter(request.user, event)
+    if not is_arbiter(request.user, event):
+        raise EventRefused(Problem("page.only_arbiters_desk", event=event), event)
     return event
 
 
@@ -74,9 +78,21 @@ def manage(request, slug: str):
     """The arbiter's desk: rounds with their actions, and the players with theirs."""
     event = _event(request, slug)
     context = _context(request, event)
+    pages.attach_boards(context["rounds"])
     context["entries"] = list(event.entries.select_related("player").order_by("pairing_number"))
+    context["provisional"] = pages.provisional_numbers(event, context["entries"])
+    context["is_organizer"] = is_organizer(request.user, event)
     context["next_round"] = len(context["rounds"]) + 1
     return render(request, "events/manage/desk.html", context)
+
+
+@arbiter_page
+def round_clocks(request, slug: str, number: int):
+    """The round's arbiter page (every board's clocks) at an address by event and round
+    number; the page itself is the games app's."""
+    event = _event(request, slug)
+    rnd = _round(request, event, number)
+    return round_board(request, rnd.pk)
 
 
 @require_POST
@@ -153,31 +169,17 @@ def enter_results(request, slug: str, number: int):
     games = list(rnd.games.select_related("white", "black").order_by("board"))
     data = request.POST if request.method == "POST" else None
     forms = [ResultForm(data, game=g) for g in games if g.black_id is not None]
-    if data is not None and all(f.is_valid() for f in forms):
-        changed = [f for f in forms if f.changes_result()]
-        try:
-            with transaction.atomic():
-                for form in changed:
-                    try:
-                        services.set_result(
-                            form.game,
-                            form.cleaned_data["result"],
-                            by=request.user,
-                            reason=form.cleaned_data["reason"].strip(),
-                            termination=form.cleaned_data["termination"],
-                        )
-                    except REFUSALS as exc:
-                        form.add_error(None, exc.message)
-                        raise
-        except REFUSALS:
-            messages.error(request, "Nothing was saved: see the board marked below.")
-        else:
-            if changed:
-                boards = ", ".join(str(f.game.board) for f in changed)
+    if data is not None:
+        saved = _save_results(request, forms)
+        if saved is not None:
+            if saved:
+                boards = ", ".join(str(f.game.board) for f in saved)
                 messages.success(request, f"Round {number}: results saved for board(s) {boards}.")
             else:
                 messages.info(request, "No result changed.")
             return redirect("events:enter_results", event.slug, number)
+        bad = sum(1 for f in forms if f.errors)
+        messages.error(request, f"Nothing was saved: {bad} board(s) marked below need a change.")
     by_board = {row.board: row for row in pages.board_lines(rnd)}
     rows = [(form, by_board[form.game.board]) for form in forms]
     byes = [g for g in games if g.black_id is None]
@@ -186,6 +188,36 @@ def enter_results(request, slug: str, number: int):
         "events/manage/results.html",
         _context(request, event, round=rnd, rows=rows, byes=byes),
     )
+
+
+def _save_results(request, forms) -> list | None:
+    """Save every changed board, all or none; None when any board is refused.
+
+    Every board is judged in one pass, so that all the errors show at once: the forms'
+    own checks for each board, and the service's for each board whose form is good (each
+    in a savepoint, the whole rolled back when anything was refused).
+    """
+    valid = [form.is_valid() for form in forms]  # a list, not all(): every form is checked
+    changed = [f for f, ok in zip(forms, valid, strict=True) if ok and f.changes_result()]
+    refused = not all(valid)
+    with transaction.atomic():
+        for form in changed:
+            try:
+                with transaction.atomic():
+                    game_services.set_result(
+                        form.game,
+                        form.cleaned_data["result"],
+                        by=request.user,
+                        reason=form.cleaned_data["reason"].strip(),
+                        termination=form.cleaned_data["termination"],
+                    )
+            except REFUSALS as exc:
+                form.add_error(None, exc.message)
+                refused = True
+        if refused:
+            transaction.set_rollback(True)
+            return None
+    return changed
 
 
 @arbiter_page

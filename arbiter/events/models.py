@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db import models
 
+from arbiter import messages
+
 
 class Player(models.Model):
     surname = models.CharField(max_length=100)
@@ -38,20 +40,20 @@ class Player(models.Model):
 
 class Event(models.Model):
     class System(models.TextChoices):
-        ROUND_ROBIN = "round_robin", "Round robin"
-        DOUBLE_ROUND_ROBIN = "double_round_robin", "Double round robin"
-        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", messages.label("event.system.round_robin")
+        DOUBLE_ROUND_ROBIN = "double_round_robin", messages.label("event.system.double_round_robin")
+        SWISS = "swiss", messages.label("event.system.swiss")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", messages.label("event.status.draft")
+        REGISTRATION = "registration", messages.label("event.status.registration")
+        RUNNING = "running", messages.label("event.status.running")
+        FINISHED = "finished", messages.label("event.status.finished")
 
     class FlagPolicy(models.TextChoices):
         # FMJD: a player who exceeds the time limit loses; the plain reading is the default.
-        AUTOMATIC = "automatic", "Flag ends the game at once"
-        CLAIM = "claim", "Flag is recorded; the game ends on a claim"
+        AUTOMATIC = "automatic", messages.label("event.flagpolicy.automatic")
+        CLAIM = "claim", messages.label("event.flagpolicy.claim")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=200, unique=True)
@@ -77,9 +79,9 @@ class Event(models.Model):
     late_arrival_minutes = models.PositiveSmallIntegerField(default=60)
 
     class Numbering(models.TextChoices):
-        RATING = "rating", "By rating, then name, when the event starts"
-        ENTRY = "entry", "As entered"
-        LOT = "lot", "By drawing of lots (pairing seed), when the event starts"
+        RATING = "rating", messages.label("event.numbering.rating")
+        ENTRY = "entry", messages.label("event.numbering.entry")
+        LOT = "lot", messages.label("event.numbering.lot")
 
     numbering = models.CharField(
         max_length=10,
@@ -101,6 +103,14 @@ class Event(models.Model):
     arbiters = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="arbitrated_events"
     )
+    # The chief arbiter, one of `arbiters`; the others are deputies.
+    chief_arbiter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="chief_of_events",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -114,8 +124,8 @@ class Entry(models.Model):
     """A player in an event."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        ACTIVE = "active", messages.label("entry.status.active")
+        WITHDRAWN = "withdrawn", messages.label("entry.status.withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
@@ -142,9 +152,9 @@ class Entry(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", messages.label("round.status.draft")
+        PUBLISHED = "published", messages.label("round.status.published")
+        FINISHED = "finished", messages.label("round.status.finished")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()

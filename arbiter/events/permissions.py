@@ -51,12 +51,12 @@ def player_side(user, game) -> str | None:
 
 def require_organizer(user, event) -> None:
     if not is_organizer(user, event):
-        raise Forbidden(f"only the organizer of '{event}' may do this")
+        raise Forbidden("event.only_organizer", event=event)
 
 
 def require_arbiter(user, event) -> None:
     if not is_arbiter(user, event):
-        raise Forbidden(f"only an arbiter or the organizer of '{event}' may do this")
+        raise Forbidden("event.only_arbiter_or_organizer", event=event)
 
 
 def can_view(user, event) -> bool:
@@ -81,10 +81,11 @@ def can_view_round(user, round_) -> bool:
     return can_view(user, event)
 
 
-def require_view_round(user, round_, what: str) -> None:
-    """NotFound naming `what` (e.g. "game 12") unless `user` may read `round_`."""
+def require_view_round(user, round_, not_found: NotFound) -> None:
+    """Raise `not_found` unless `user` may read `round_`: the answer of an id that does not
+    exist (e.g. NotFound("game.not_found", game_id=12)), so that it tells nothing more."""
     if not can_view_round(user, round_):
-        raise NotFound(f"{what} not found")
+        raise not_found
 
 
 def can_create_events(user) -> bool:
@@ -94,7 +95,7 @@ def can_create_events(user) -> bool:
 
 def require_can_create_events(user) -> None:
     if not can_create_events(user):
-        raise Forbidden("only organizers (permission 'events.add_event') may create events")
+        raise Forbidden("event.only_organizers_create")
 
 
 def can_manage_players(user) -> bool:
@@ -106,7 +107,7 @@ def can_manage_players(user) -> bool:
 
 def require_can_manage_players(user) -> None:
     if not can_manage_players(user):
-        raise Forbidden("only organizers and arbiters may register players")
+        raise Forbidden("player.only_organizers_and_arbiters")
 
 
 def is_entry_player(user, entry) -> bool:
@@ -121,12 +122,10 @@ def require_arbiter_or_entry_player(user, entry) -> None:
     """The event's arbiters and organizer, or the player of this entry (their own only)."""
     if is_entry_player(user, entry) or is_arbiter(user, entry.event):
         return
-    raise Forbidden(
-        f"only an arbiter of '{entry.event}' or {entry.player} themself may change this entry"
-    )
+    raise Forbidden("entry.only_arbiter_or_player", player=entry.player, event=entry.event)
 
 
 def require_view(user, event) -> None:
     """Unpublished events exist only for their organizer and arbiters (404, not 403)."""
     if not can_view(user, event):
-        raise NotFound(f"event {event.pk} not found")
+        raise NotFound("event.not_found", event_id=event.pk)

@@ -31,7 +31,9 @@ import csv
 import io
 from dataclasses import dataclass
 
+from arbiter import messages
 from arbiter.errors import Invalid
+from arbiter.messages import Problem
 
 COLUMNS = ("surname", "given_name", "fmjd_id", "federation", "rating", "title", "club")
 REQUIRED = ("surname",)
@@ -48,13 +50,24 @@ class Row:
     values: dict[str, str]
 
 
-@dataclass(frozen=True)
-class LineError:
-    line: int
-    reason: str
+class LineError(Problem):
+    """What is wrong with one line of the file: a code and its params (arbiter/messages.py)."""
+
+    def __init__(self, line: int, code: str, /, **params):
+        super().__init__(code, **params)
+        self.line = line
+
+    @property
+    def reason(self) -> str:
+        return messages.render(self.code, self.params)
 
     def as_dict(self) -> dict:
-        return {"line": self.line, "reason": self.reason}
+        return {
+            "line": self.line,
+            "code": self.code,
+            "params": messages.jsonable(self.params),
+            "reason": self.reason,
+        }
 
 
 def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
@@ -63,40 +76,51 @@ def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            return [], [LineError(1, f"the file is not UTF-8 text ({exc.reason})")]
+            return [], [LineError(1, "import.not_utf8", error=exc.reason)]
     text = text.lstrip("\ufeff")
     if len(text) > MAX_CHARS:
-        return [], [LineError(1, f"the file has {len(text)} characters; at most {MAX_CHARS}")]
+        return [], [LineError(1, "import.too_long", chars=len(text), max=MAX_CHARS)]
     first = text.split("\n", 1)[0]
     delimiter = ";" if first.count(";") > first.count(",") else ","
     if first.count(delimiter) >= MAX_COLUMNS:
-        return [], [
-            LineError(1, f"{first.count(delimiter) + 1} columns; at most {MAX_COLUMNS} are read")
-        ]
+        columns = first.count(delimiter) + 1
+        return [], [LineError(1, "import.too_many_columns", columns=columns, max=MAX_COLUMNS)]
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    names, errors = _header(reader)
+    if errors:
+        return [], errors
+    return _data_rows(reader, names)
+
+
+def _header(reader) -> tuple[list[str], list[LineError]]:
+    """The column names of the header line (line 1), or what is wrong with it."""
     try:
         header = next(reader, None)
     except csv.Error as exc:
-        return [], [LineError(1, f"unreadable header ({exc})")]
+        return [], [LineError(1, "import.unreadable_header", error=str(exc))]
     if not header or not any(h.strip() for h in header):
-        return [], [LineError(1, "the file is empty: the first line must name the columns")]
+        return [], [LineError(1, "import.empty_file")]
     if len(header) > MAX_COLUMNS or reader.line_num > 1:
-        return [], [LineError(1, f"the header must be one line of at most {MAX_COLUMNS} names")]
+        return [], [LineError(1, "import.header_shape", max=MAX_COLUMNS)]
     names = [h.strip().lower().replace(" ", "_") for h in header]
     errors = []
     unknown = [n for n in names if n not in COLUMNS]
     if unknown:
         errors.append(
-            LineError(1, f"unknown column(s) {', '.join(unknown)}; known: {', '.join(COLUMNS)}")
+            LineError(1, "import.unknown_columns", unknown=list(unknown), known=list(COLUMNS))
         )
     missing = [c for c in REQUIRED if c not in names]
     if missing:
-        errors.append(LineError(1, f"missing column(s) {', '.join(missing)}"))
+        errors.append(LineError(1, "import.missing_columns", missing=missing))
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
-        errors.append(LineError(1, f"column(s) {', '.join(dupes)} given twice"))
-    if errors:
-        return [], errors
+        errors.append(LineError(1, "import.duplicate_columns", columns=dupes))
+    return names, errors
+
+
+def _data_rows(reader, names: list[str]) -> tuple[list[Row], list[LineError]]:
+    """The lines after the header, each a Row or a LineError saying what is wrong with it."""
+    errors: list[LineError] = []
     rows = []
     start = reader.line_num + 1
     try:
@@ -108,30 +132,30 @@ def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
             if any("\n" in c or "\r" in c for c in cells):
                 # No name holds a line break: a quote opened here and closed late or never.
                 end = reader.line_num
-                errors.append(
-                    LineError(line, f"a quote opened on this line is not closed before line {end}")
-                )
+                errors.append(LineError(line, "import.unclosed_quote", end=end))
                 continue
             if len(cells) != len(names):
                 errors.append(
-                    LineError(line, f"{len(cells)} fields where the header has {len(names)}")
+                    LineError(line, "import.field_count", fields=len(cells), columns=len(names))
                 )
                 continue
             rows.append(Row(line, {n: c.strip() for n, c in zip(names, cells, strict=True)}))
             if len(rows) > MAX_ROWS:
-                errors.append(LineError(line, f"more than {MAX_ROWS} players in one file"))
+                errors.append(LineError(line, "import.too_many_rows", max=MAX_ROWS))
                 break
     except csv.Error as exc:
-        errors.append(LineError(start, f"unreadable CSV ({exc})"))
+        errors.append(LineError(start, "import.unreadable_csv", error=str(exc)))
     return rows, errors
 
 
 def raise_if_errors(errors: list[LineError]) -> None:
     if errors:
         errors = sorted(errors, key=lambda e: e.line)
-        shown = "; ".join(f"line {e.line}: {e.reason}" for e in errors[:5])
-        more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+        shown = [Problem("import.line", line=e.line, reason=e) for e in errors[:5]]
         raise Invalid(
-            f"nothing imported: {len(errors)} bad line(s): {shown}{more}",
+            "import.bad_lines" if len(errors) <= 5 else "import.bad_lines_more",
+            count=len(errors),
+            lines=shown,
+            more=len(errors) - 5,
             details={"errors": [e.as_dict() for e in errors]},
         )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Count, Min, Q
+
 from arbiter.errors import NotFound
 from arbiter.events import selectors
 from arbiter.events.models import Entry, Event, Round
@@ -37,19 +39,70 @@ def event_for(user, slug: str) -> Event:
     """
     event = Event.objects.select_related("organizer").filter(slug=slug).first()
     if event is None or not can_view(user, event):
-        raise NotFound(f"no event '{slug}'")
+        raise NotFound("event.no_such_slug", slug=slug)
     return event
 
 
 def visible_rounds(user, event: Event) -> list[Round]:
-    return list(selectors.visible_rounds(event, user))
+    """The rounds `user` may see, each with `started` (its clocks' first start, else its
+    scheduled start), `in_play` (a game of it is running) and `state_label` in words."""
+    rounds = list(selectors.visible_rounds(event, user))
+    games = (
+        Game.objects.filter(round__in=rounds)
+        .values("round_id")
+        .annotate(
+            first=Min("started_at"),
+            running=Count("pk", filter=Q(status=Game.Status.RUNNING)),
+        )
+    )
+    by_round = {g["round_id"]: g for g in games}
+    for rnd in rounds:
+        seen = by_round.get(rnd.pk, {})
+        rnd.started = seen.get("first") or rnd.scheduled_start
+        rnd.in_play = rnd.status == Round.Status.PUBLISHED and bool(seen.get("running"))
+        rnd.state_label = "In play" if rnd.in_play else rnd.get_status_display()
+    return rounds
 
 
 def round_for(user, event: Event, number: int) -> Round:
     for rnd in visible_rounds(user, event):
         if rnd.number == number:
             return rnd
-    raise NotFound(f"round {number} of '{event}' is not published")
+    raise NotFound("round.not_published_in_event", number=number, event=event)
+
+
+def attach_boards(rounds: list[Round]) -> None:
+    """Give each round `boards`: its games' (board, game id), for the desk's links to boards."""
+    boards: dict[int, list[tuple[int, int]]] = {r.pk: [] for r in rounds}
+    rows = Game.objects.filter(round__in=rounds).exclude(black=None).order_by("board")
+    for round_id, board, game_id in rows.values_list("round_id", "board", "pk"):
+        boards[round_id].append((board, game_id))
+    for rnd in rounds:
+        rnd.boards = boards[rnd.pk]
+
+
+NUMBERING_RULES = {
+    Event.Numbering.RATING: "When round 1 is paired the players are numbered by rating, "
+    "highest first (unrated last), then by name; “Will be” shows the number each "
+    "would get now.",
+    Event.Numbering.ENTRY: "When round 1 is paired the players keep the order of entry; "
+    "numbers close up after a withdrawal.",
+    Event.Numbering.LOT: "When round 1 is paired the numbers are drawn by lot from the "
+    "event's drawn lot (its seed).",
+}
+
+
+def provisional_numbers(event: Event, entries: list[Entry]) -> str | None:
+    """Before round 1 is paired, the rule that will fix the pairing numbers (and each
+    entry's `expected_number` under it); None once the numbers are fixed."""
+    from arbiter.events.services.events import numbering_order
+
+    if event.round_set.exists():
+        return None
+    if event.numbering != Event.Numbering.LOT:
+        for number, entry in enumerate(numbering_order(event, entries), start=1):
+            entry.expected_number = number
+    return NUMBERING_RULES[event.numbering]
 
 
 def last_round_with_results(rounds: list[Round]) -> int | None:
@@ -71,7 +124,7 @@ def rounds_with_results(rounds: list[Round]) -> list[Round]:
 def entry_for(event: Event, number: int) -> Entry:
     entry = event.entries.select_related("player").filter(pairing_number=number).first()
     if entry is None:
-        raise NotFound(f"no player number {number} in '{event}'")
+        raise NotFound("entry.no_such_number", number=number, event=event)
     return entry
 
 

@@ -33,27 +33,6 @@ def scoring_of(event: Event) -> Scoring:
     )
 
 
-def points(result: str, side: str, scoring: Scoring) -> int:
-    """Points that `side` ("white" or "black") scores with `result`; 0 while unplayed.
-
-    A forfeit loser scores nothing (not even `loss` points): the game was not played.
-    """
-    white = side == "white"
-    if result == R.WHITE_WINS:
-        return scoring.win if white else scoring.loss
-    if result == R.BLACK_WINS:
-        return scoring.loss if white else scoring.win
-    if result == R.DRAW:
-        return scoring.draw
-    if result == R.WHITE_FORFEIT_WIN:
-        return scoring.forfeit_win if white else 0
-    if result == R.BLACK_FORFEIT_WIN:
-        return 0 if white else scoring.forfeit_win
-    if result == R.BYE:
-        return scoring.bye if white else 0
-    return 0
-
-
 def event_games(
     event: Event, *, before_round: int | None = None, drafts: bool = True
 ) -> list[Game]:

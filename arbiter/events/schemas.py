@@ -230,30 +230,6 @@ class WarningsOut(Schema):
     round: RoundOut
 
 
-class ResultIn(Schema):
-    result: Text(4) = Field(
-        ..., description='"2-0" "1-1" "0-2" "+/-" "-/+" "-/-" "bye" or "" (clear)'
-    )
-    termination: Text(20) = ""
-    reason: Reason = ""
-
-
-class ForfeitIn(Schema):
-    absent: Literal["white", "black", "both"]
-    reason: Reason
-
-
-class GameResultOut(Schema):
-    id: int
-    round: int
-    board: int
-    white_id: int | None
-    black_id: int | None
-    result: str
-    termination: str
-    status: str
-
-
 class StandingOut(Schema):
     rank: int
     shared_rank: str

@@ -82,6 +82,43 @@ class Scoring:
     forfeit_loss: int = 0
 
 
+#: The one table from a result to the points of each side, as (White's, Black's) names of a
+#: Scoring field (None: no points). The event's Scoring gives the numbers (FMJD 7: 2/1/0).
+#: A forfeit loser scores `forfeit_loss` (0: the game was not played), not `loss`.
+RESULT_POINTS: dict[str, tuple[str | None, str | None]] = {
+    "2-0": ("win", "loss"),
+    "1-1": ("draw", "draw"),
+    "0-2": ("loss", "win"),
+    "+/-": ("forfeit_win", "forfeit_loss"),
+    "-/+": ("forfeit_loss", "forfeit_win"),
+    "-/-": ("forfeit_loss", "forfeit_loss"),
+    "bye": ("bye", None),
+    "": (None, None),
+}
+
+
+#: For the tie-breaks: what a round was for White and for Black, and the fraction of the game
+#: each won in halves (2 a win, 1 a draw, 0 otherwise; Sonneborn-Berger weights by it).
+_KINDS: dict[str, tuple[str, int, str, int]] = {
+    "2-0": ("played", 2, "played", 0),
+    "0-2": ("played", 0, "played", 2),
+    "1-1": ("played", 1, "played", 1),
+    "+/-": ("forfeit_win", 0, "forfeit_loss", 0),
+    "-/+": ("forfeit_loss", 0, "forfeit_win", 0),
+    "-/-": ("double_forfeit", 0, "double_forfeit", 0),
+}
+
+
+def points(result: str, side: str, scoring: Scoring) -> int:
+    """Points that `side` ("white" or "black") scores with `result`; 0 while unplayed."""
+    try:
+        names = RESULT_POINTS[result]
+    except KeyError:
+        raise ValueError(f"unknown result {result!r}") from None
+    name = names[0 if side == "white" else 1]
+    return getattr(scoring, name) if name else 0
+
+
 @dataclass(frozen=True)
 class PlayerInfo:
     id: int
@@ -142,7 +179,7 @@ def _rounds_by_player(
     last = after_round if after_round is not None else max((g.round for g in done), default=0)
     rounds: dict[int, dict[int, _Round]] = defaultdict(dict)
     pending: dict[int, set[int]] = defaultdict(set)
-    full, half, zero = 2, 1, 0
+    zero = 0
     for g in games:
         if g.round > last:
             continue
@@ -152,26 +189,14 @@ def _rounds_by_player(
                 pending[g.black_id].add(g.round)
             continue
         w, b, r = g.white_id, g.black_id, g.result
+        pw, pb = points(r, "white", scoring), points(r, "black", scoring)
         if r == "bye":
-            rounds[w][g.round] = _Round(g.round, None, "bye", scoring.bye, zero)
-        elif r == "2-0":
-            rounds[w][g.round] = _Round(g.round, b, "played", scoring.win, full)
-            rounds[b][g.round] = _Round(g.round, w, "played", scoring.loss, zero)
-        elif r == "0-2":
-            rounds[w][g.round] = _Round(g.round, b, "played", scoring.loss, zero)
-            rounds[b][g.round] = _Round(g.round, w, "played", scoring.win, full)
-        elif r == "1-1":
-            rounds[w][g.round] = _Round(g.round, b, "played", scoring.draw, half)
-            rounds[b][g.round] = _Round(g.round, w, "played", scoring.draw, half)
-        elif r == "+/-":
-            rounds[w][g.round] = _Round(g.round, b, "forfeit_win", scoring.forfeit_win, zero)
-            rounds[b][g.round] = _Round(g.round, w, "forfeit_loss", scoring.forfeit_loss, zero)
-        elif r == "-/+":
-            rounds[w][g.round] = _Round(g.round, b, "forfeit_loss", scoring.forfeit_loss, zero)
-            rounds[b][g.round] = _Round(g.round, w, "forfeit_win", scoring.forfeit_win, zero)
-        else:  # "-/-"
-            rounds[w][g.round] = _Round(g.round, b, "double_forfeit", scoring.forfeit_loss, zero)
-            rounds[b][g.round] = _Round(g.round, w, "double_forfeit", scoring.forfeit_loss, zero)
+            rounds[w][g.round] = _Round(g.round, None, "bye", pw, zero)
+            continue
+        # (kind of round, fraction of the game won) for White and for Black
+        kw, fw, kb, fb = _KINDS[r]
+        rounds[w][g.round] = _Round(g.round, b, kw, pw, fw)
+        rounds[b][g.round] = _Round(g.round, w, kb, pb, fb)
     out: dict[int, list[_Round]] = {}
     for p in players:
         mine = rounds.get(p.id, {})
@@ -194,12 +219,12 @@ _KIND_TEXT = {
 }
 
 
-def compute_standings(
+def compute_standings(  # noqa: C901 - counts the nested function of each tie-break
     players: list[PlayerInfo],
     games: list[GameRecord],
     *,
     tiebreaks: list[str],
-    scoring: Scoring = Scoring(),  # noqa: B008 - frozen dataclass, safe as a default
+    scoring: Scoring = Scoring(),  # a frozen dataclass: safe as a default
     after_round: int | None = None,
 ) -> list[StandingRow]:
     """The ranking after `after_round` (default: the last round with a result), points

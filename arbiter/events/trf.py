@@ -98,7 +98,7 @@ def _scoring_line(scoring: Scoring) -> str:
     return "".join(line)
 
 
-def write_trf(
+def write_trf(  # noqa: C901 - one TRF record after another, most of their fields optional
     event: TrfEvent,
     players: list,
     games: list[GameRecord],

@@ -2,11 +2,22 @@
 
 from django.urls import path
 
-from . import manage_views, views
+from . import manage_views, organizer_views, views
 
 app_name = "events"
 urlpatterns = [
     path("events/", views.event_list, name="list"),
+    # The organizer's pages (before the slug patterns: "new" is no event)
+    path("events/new/", organizer_views.create_event, name="create"),
+    path("events/time-control/", organizer_views.time_control_words, name="time_control_words"),
+    path("events/<slug:slug>/manage/settings/", organizer_views.edit_settings, name="settings"),
+    path("events/<slug:slug>/manage/arbiters/", organizer_views.arbiters, name="arbiters"),
+    path("events/<slug:slug>/manage/players/add/", organizer_views.add_player, name="add_player"),
+    path(
+        "events/<slug:slug>/manage/players/<int:pairing_number>/edit/",
+        organizer_views.edit_player,
+        name="edit_player",
+    ),
     path("events/<slug:slug>/", views.event_detail, name="detail"),
     path("events/<slug:slug>/rounds/<int:number>/", views.round_pairings, name="round"),
     path(
@@ -62,4 +73,10 @@ urlpatterns = [
         name="request_bye",
     ),
     path("events/<slug:slug>/manage/import/", manage_views.import_players, name="import"),
+    # The round's clocks (every board), by event and round number; the desk links to it.
+    path(
+        "events/<slug:slug>/rounds/<int:number>/arbiter/",
+        manage_views.round_clocks,
+        name="round_clocks",
+    ),
 ]

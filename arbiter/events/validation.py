@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from arbiter.errors import Invalid
 from arbiter.events.tiebreaks import TIEBREAKS
+from arbiter.messages import Problem
 from arbiter.validation import check_text
 from clocks.timecontrol import TimeControl, TimeControlError
 
@@ -25,17 +26,20 @@ TIME_CONTROL_MAX_LENGTH = 100  # Event.time_control
 
 def validate_tiebreaks(value) -> list[str]:
     if not isinstance(value, list | tuple) or not all(isinstance(c, str) for c in value):
-        raise Invalid("tiebreaks: give a list of tie-break codes", details={"field": "tiebreaks"})
+        raise Invalid("tiebreaks.not_a_list", details={"field": "tiebreaks"})
     unknown = [c for c in value if c not in TIEBREAKS]
     if unknown:
         raise Invalid(
-            f"tiebreaks: unknown code(s) {', '.join(unknown)}; known: {', '.join(TIEBREAKS)}",
+            "tiebreaks.unknown",
+            unknown=list(unknown),
+            known=list(TIEBREAKS),
             details={"field": "tiebreaks", "unknown": unknown},
         )
     dupes = sorted({c for c in value if list(value).count(c) > 1})
     if dupes:
         raise Invalid(
-            f"tiebreaks: {', '.join(dupes)} listed twice; give each tie-break once, in order",
+            "tiebreaks.duplicates",
+            dupes=list(dupes),
             details={"field": "tiebreaks"},
         )
     return list(value)
@@ -48,20 +52,24 @@ def validate_time_control(value) -> str:
         control = TimeControl.parse(text)
     except TimeControlError as exc:
         raise Invalid(
-            f"time_control: {exc} (e.g. '50/7200:25/3600', '4800+60', '45/5400+30:1800+30')",
+            "event.bad_time_control",
+            error=exc,
             details={"field": "time_control"},
         ) from exc
     if len(control.periods) > MAX_PERIODS:
         raise Invalid(
-            f"time_control: {len(control.periods)} periods; at most {MAX_PERIODS}",
+            "event.too_many_periods",
+            periods=len(control.periods),
+            max=MAX_PERIODS,
             details={"field": "time_control"},
         )
     for period in control.periods:
         if period.moves and period.time_ms < period.moves * MIN_MS_PER_MOVE:
             raise Invalid(
-                f"time_control: '{period.to_pdn()}' gives {period.moves} moves in "
-                f"{period.time_ms // 1000} s; PDN writes the number of moves first "
-                f"(did you mean '{period.time_ms // 1000}/{period.moves}'?)",
+                "event.time_control_swapped",
+                period=period.to_pdn(),
+                seconds=period.time_ms // 1000,
+                moves=period.moves,
                 details={"field": "time_control"},
             )
         _check_period_bounds(period)
@@ -71,16 +79,26 @@ def validate_time_control(value) -> str:
 def _check_period_bounds(period) -> None:
     problems = []
     if period.time_ms > MAX_PERIOD_SECONDS * 1000:
-        problems.append(f"{period.time_ms // 1000} s is more than {MAX_PERIOD_SECONDS} s (a day)")
+        problems.append(
+            Problem("event.period_too_long", seconds=period.time_ms // 1000, max=MAX_PERIOD_SECONDS)
+        )
     if period.increment_ms > MAX_INCREMENT_SECONDS * 1000:
         problems.append(
-            f"an increment of {period.increment_ms // 1000} s is more than {MAX_INCREMENT_SECONDS} s"
+            Problem(
+                "event.increment_too_long",
+                seconds=period.increment_ms // 1000,
+                max=MAX_INCREMENT_SECONDS,
+            )
         )
     if period.moves and period.moves > MAX_PERIOD_MOVES:
-        problems.append(f"{period.moves} moves is more than {MAX_PERIOD_MOVES}")
+        problems.append(
+            Problem("event.period_too_many_moves", moves=period.moves, max=MAX_PERIOD_MOVES)
+        )
     if problems:
         raise Invalid(
-            f"time_control: '{period.to_pdn()}': {'; '.join(problems)}",
+            "event.period_out_of_bounds",
+            period=period.to_pdn(),
+            problems=problems,
             details={"field": "time_control"},
         )
 
@@ -89,7 +107,9 @@ def validate_late_arrival(value) -> int:
     # FMJD: the delay after which a late player loses is between 0 and 60 minutes.
     if not isinstance(value, int) or not 0 <= value <= LATE_ARRIVAL_MAX_MINUTES:
         raise Invalid(
-            f"late_arrival_minutes: {value!r} is outside 0..{LATE_ARRIVAL_MAX_MINUTES} (FMJD)",
+            "event.bad_late_arrival",
+            value=value,
+            max=LATE_ARRIVAL_MAX_MINUTES,
             details={"field": "late_arrival_minutes"},
         )
     return value
@@ -97,17 +117,13 @@ def validate_late_arrival(value) -> int:
 
 def validate_rounds(value) -> int:
     if not isinstance(value, int) or not 1 <= value <= 99:
-        raise Invalid(
-            f"rounds: {value!r} is not a number of rounds (1..99)", details={"field": "rounds"}
-        )
+        raise Invalid("event.bad_rounds", value=value, details={"field": "rounds"})
     return value
 
 
 def validate_points(field: str, value) -> int:
     if not isinstance(value, int) or not 0 <= value <= 100:
-        raise Invalid(
-            f"{field}: {value!r} is not a number of points (0..100)", details={"field": field}
-        )
+        raise Invalid("event.bad_points", field=field, value=value, details={"field": field})
     return value
 
 
@@ -115,7 +131,11 @@ def validate_choice(field: str, value, choices) -> str:
     allowed = [c for c, _ in choices]
     if value not in allowed:
         raise Invalid(
-            f"{field}: '{value}' is not one of {', '.join(allowed)}", details={"field": field}
+            "event.bad_choice",
+            field=field,
+            value=value,
+            allowed=list(allowed),
+            details={"field": field},
         )
     return value
 
@@ -129,7 +149,10 @@ def validate_after_round(event, value: int | None) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= event.rounds:
         raise Invalid(
-            f"after_round: {value!r} is not a round of '{event}' (0..{event.rounds})",
+            "after_round.out_of_range",
+            value=value,
+            event=event,
+            rounds=event.rounds,
             details={"field": "after_round", "rounds": event.rounds},
         )
     return value

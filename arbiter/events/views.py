@@ -15,7 +15,17 @@ from django.shortcuts import render
 from arbiter.errors import Forbidden, NotFound
 from arbiter.events import presentation as pages
 from arbiter.events.models import Event
-from arbiter.events.permissions import is_arbiter
+from arbiter.events.permissions import can_create_events, is_arbiter
+from arbiter.messages import Problem
+
+
+class EventRefused(PermissionDenied):
+    """A refusal on an event's page: the 403 page names whom to ask (its organizer, arbiters)."""
+
+    def __init__(self, why: Problem, event: Event):
+        super().__init__(str(why))
+        self.why = why
+        self.event = event
 
 
 def domain_errors(view):
@@ -44,7 +54,9 @@ def _context(request, event: Event, **extra) -> dict:
 
 
 def event_list(request):
-    return render(request, "events/event_list.html")
+    return render(
+        request, "events/event_list.html", {"can_create_events": can_create_events(request.user)}
+    )
 
 
 @domain_errors
@@ -52,6 +64,7 @@ def event_detail(request, slug: str):
     event = pages.event_for(request.user, slug)
     context = _context(request, event, tab="info", info=pages.event_info(event))
     context["entries"] = list(event.entries.select_related("player").order_by("pairing_number"))
+    context["provisional"] = pages.provisional_numbers(event, context["entries"])
     return render(request, "events/event_detail.html", context)
 
 
@@ -93,7 +106,7 @@ def _after_round(request, rounds) -> int | None:
     if not value:
         return pages.last_round_with_results(rounds)
     if not (value.isascii() and value.isdigit()) or int(value) not in {r.number for r in rounds}:
-        raise NotFound(f"no published round '{value}'")
+        raise NotFound("round.no_published_round", value=value)
     return int(value)
 
 

@@ -1,25 +1,23 @@
-"""API endpoints for games: state, moves, clock actions (GAMES_API.md). Thin: services and
-selectors hold the logic; domain errors become HTTP statuses in arbiter/api.py."""
+"""API endpoints for games: state, moves, clock actions, arrival, results (docs/api.md).
+Thin: services and selectors hold the logic; domain errors become HTTP statuses in
+arbiter/api.py."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Literal
 
-from ninja import Router, Schema
+from django.utils import timezone
+from ninja import Field, Router, Schema
 from ninja.decorators import decorate_view
-from pydantic import Field
 
-from arbiter.accounts.auth import API_AUTH, OptionalAuth, SessionLogin, TokenAuth
-from arbiter.games import services
+from arbiter.accounts.auth import API_AUTH, READ_AUTH
+from arbiter.games import selectors, services
 from arbiter.games.services import arrival
 from arbiter.infra.gate import db_gate
 from arbiter.validation import Reason, Text
 
 router = Router(tags=["games"])
-
-READ_AUTH = [TokenAuth(), SessionLogin(), OptionalAuth()]
-
 
 #: A game never gets near this many plies; bounded so that no ply overflows its column.
 MAX_PLY = 10_000
@@ -52,7 +50,9 @@ class RoundClockIn(Schema):
 @decorate_view(db_gate)
 def get_game(request, game_id: int):
     """The game's state at the server's time (a flag that fell is recorded on the way)."""
-    return services.read_game(game_id, by=request.user)
+    now = timezone.now()
+    game = services.flag_if_overdue(selectors.readable_game(game_id, by=request.user), now)
+    return selectors.game_state(game, now)
 
 
 @router.post("/games/{int:game_id}/moves", auth=API_AUTH, response={201: dict})
@@ -83,7 +83,7 @@ def post_game_clock(request, game_id: int, payload: GameClockIn):
 def get_clock_log(request, game_id: int):
     """The clock's log, oldest first (arbiters only): each start, pause, resume, adjustment,
     setting of the times and flag, when, by whom, why, and both times just after it."""
-    return services.read_clock_log(game_id, by=request.user)
+    return selectors.read_clock_log(game_id, by=request.user)
 
 
 @router.post("/rounds/{int:round_id}/clock", auth=API_AUTH)
@@ -114,7 +114,7 @@ class ArrivalOut(Schema):
 
 
 def _answer(game, side: str | None) -> dict:
-    state = arrival.arrival_state(game)
+    state = selectors.arrival_state(game)
     return {
         "game": game.pk,
         "side": side,
@@ -124,17 +124,81 @@ def _answer(game, side: str | None) -> dict:
     }
 
 
-@router.get(
-    "/games/{game_id}/arrival",
-    response=ArrivalOut,
-    auth=READ_AUTH,
-)
+@router.get("/games/{game_id}/arrival", response=ArrivalOut, auth=READ_AUTH)
 def get_arrival(request, game_id: int):
     """Who has arrived, the round's start and the arrival limit (FMJD 10.5)."""
-    return _answer(arrival.game_for_arrival(game_id, by=request.user), None)
+    return _answer(selectors.readable_game(game_id, by=request.user), None)
 
 
 @router.post("/games/{game_id}/arrival", response=ArrivalOut, auth=API_AUTH)
+@decorate_view(db_gate)
 def mark_arrival(request, game_id: int, payload: ArrivalIn):
     """Mark White or Black present (arbiters). 409 once the player has lost by forfeit."""
     return _answer(arrival.mark_arrived(game_id, payload.side, by=request.user), payload.side)
+
+
+# -- results, forfeits and their corrections -----------------------------------------------
+
+
+class ResultIn(Schema):
+    result: Text(4) = Field(
+        ..., description='"2-0" "1-1" "0-2" "+/-" "-/+" "-/-" "bye" or "" (clear)'
+    )
+    termination: Text(20) = ""
+    reason: Reason = ""
+
+
+class ForfeitIn(Schema):
+    absent: Literal["white", "black", "both"]
+    reason: Reason
+
+
+class GameResultOut(Schema):
+    id: int
+    round: int
+    board: int
+    white_id: int | None
+    black_id: int | None
+    result: str
+    termination: str
+    status: str
+
+
+def _result_answer(game) -> dict:
+    return {
+        "id": game.pk,
+        "round": game.round.number,
+        "board": game.board,
+        "white_id": game.white_id,
+        "black_id": game.black_id,
+        "result": game.result,
+        "termination": game.termination,
+        "status": game.status,
+    }
+
+
+@router.put("/games/{game_id}/result", response=GameResultOut, auth=API_AUTH)
+@decorate_view(db_gate)
+def set_result(request, game_id: int, payload: ResultIn):
+    """Enter, correct (with a reason) or clear ("") the result of a board (arbiters)."""
+    game = services.set_result(
+        selectors.game_for_result(game_id, request.user),
+        payload.result,
+        by=request.user,
+        reason=payload.reason,
+        termination=payload.termination,
+    )
+    return _result_answer(game)
+
+
+@router.post("/games/{game_id}/forfeit", response=GameResultOut, auth=API_AUTH)
+@decorate_view(db_gate)
+def forfeit(request, game_id: int, payload: ForfeitIn):
+    """The absent side(s) lose without playing (arbiters; a reason is required)."""
+    game = services.forfeit(
+        selectors.game_for_result(game_id, request.user),
+        absent=payload.absent,
+        by=request.user,
+        reason=payload.reason,
+    )
+    return _result_answer(game)

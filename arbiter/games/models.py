@@ -3,28 +3,28 @@
 from django.conf import settings
 from django.db import models
 
+from arbiter import messages
 from arbiter.events.models import Player, Round
 from clocks.models import Clock
+from rules import START_FEN
 from rules.outcome import Termination
-
-START_FEN = "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
 
 
 class Game(models.Model):
     class Result(models.TextChoices):
-        PENDING = "", "Not played yet"
-        WHITE_WINS = "2-0", "2-0"
-        DRAW = "1-1", "1-1"
-        BLACK_WINS = "0-2", "0-2"
-        WHITE_FORFEIT_WIN = "+/-", "+/- (black forfeits)"
-        BLACK_FORFEIT_WIN = "-/+", "-/+ (white forfeits)"
-        DOUBLE_FORFEIT = "-/-", "-/- (both forfeit)"
-        BYE = "bye", "Bye"
+        PENDING = "", messages.label("game.result.pending")
+        WHITE_WINS = "2-0", messages.label("game.result.white_wins")
+        DRAW = "1-1", messages.label("game.result.draw")
+        BLACK_WINS = "0-2", messages.label("game.result.black_wins")
+        WHITE_FORFEIT_WIN = "+/-", messages.label("game.result.white_forfeit_win")
+        BLACK_FORFEIT_WIN = "-/+", messages.label("game.result.black_forfeit_win")
+        DOUBLE_FORFEIT = "-/-", messages.label("game.result.double_forfeit")
+        BYE = "bye", messages.label("game.result.bye")
 
     class Status(models.TextChoices):
-        SCHEDULED = "scheduled", "Scheduled"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        SCHEDULED = "scheduled", messages.label("game.status.scheduled")
+        RUNNING = "running", messages.label("game.status.running")
+        FINISHED = "finished", messages.label("game.status.finished")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
     board = models.PositiveSmallIntegerField()
@@ -39,7 +39,7 @@ class Game(models.Model):
         max_length=4, choices=Result.choices, default=Result.PENDING, blank=True
     )
     termination = models.CharField(
-        max_length=20, choices=[(t.value, t.label) for t in Termination], blank=True
+        max_length=20, choices=[(t.value, messages.termination(t)) for t in Termination], blank=True
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     pairing_note = models.JSONField(
@@ -60,7 +60,9 @@ class Game(models.Model):
     # A flag that fell (time exceeded): recorded once, by the one flag-fall service. Under the
     # event's "claim" policy the game stays open with the flag recorded until it is claimed.
     flag_side = models.CharField(
-        max_length=5, choices=[("white", "White"), ("black", "Black")], blank=True
+        max_length=5,
+        choices=[("white", messages.label("side.white")), ("black", messages.label("side.black"))],
+        blank=True,
     )
     flag_at = models.DateTimeField(
         null=True, blank=True, help_text="When the flagged side's time ran out (the deadline)."

@@ -11,8 +11,8 @@ from arbiter.errors import NotFound
 from arbiter.events.models import Event, Round
 from clocks.timecontrol import TimeControl, TimeControlError
 
+from . import selectors
 from .models import Game, Move
-from .services import arrival
 
 
 def game_for_page(game_id: int) -> Game:
@@ -22,7 +22,7 @@ def game_for_page(game_id: int) -> Game:
         .first()
     )
     if game is None:
-        raise NotFound(f"game {game_id} does not exist")
+        raise NotFound("game.not_found", game_id=game_id)
     return game
 
 
@@ -40,7 +40,7 @@ def time_control(event: Event) -> dict:
 def round_for_page(round_id: int) -> Round:
     round_ = Round.objects.select_related("event").filter(pk=round_id).first()
     if round_ is None:
-        raise NotFound(f"round {round_id} does not exist")
+        raise NotFound("round.not_found", round_id=round_id)
     return round_
 
 
@@ -76,9 +76,9 @@ def round_state(round_: Round, now: datetime | None = None) -> dict:
         .order_by("board")
     )
     moves = last_moves(games)
-    start = arrival.round_start(round_)
+    start = selectors.round_start(round_)
     minutes = round_.event.late_arrival_minutes
-    limit = arrival.ArrivalLimit(start, minutes) if start else None
+    limit = selectors.ArrivalLimit(start, minutes) if start else None
     return {
         "round": round_.pk,
         "number": round_.number,

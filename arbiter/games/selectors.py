@@ -1,12 +1,21 @@
-"""Reads on games: the state JSON of a game (GAMES_API.md), as the API and pages show it."""
+"""Reads on games, all of them (HackSoft selectors): a game as a reader may see it, its state
+JSON as the API and the pages show it (docs/api.md), its clock's log, and its players'
+arrival. The lazy flag check a read makes (docs/design.md, Deadlines) is a write: the API
+calls services.flag_if_overdue() between readable_game() and game_state()."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db import connection
+from django.db.models import Min
 from django.utils import timezone
 
+from arbiter.errors import NotFound
+from arbiter.events.models import Round
+from arbiter.events.permissions import require_arbiter, require_view_round
+from arbiter.events.selectors import get_round
 from arbiter.games.models import Game, Move
 from arbiter.infra import sqlrows
 from clocks import clock as clockmath
@@ -101,7 +110,7 @@ def game_state(
         ),
         "ply": game.ply,
         "fen": game.fen,
-        "turn": position.turn.name.lower(),
+        "turn": position.turn.value,
         "legal_moves": legal,
         "clock": clock_state(game, now),
         "draw_state": record.draw_state(),
@@ -121,6 +130,30 @@ def state_as_answered(move: Move) -> dict:
 
 def game_for_read(game_id: int) -> Game:
     return Game.objects.select_related("round__event", "white", "black", "clock").get(pk=game_id)
+
+
+def _game(game_id: int) -> Game:
+    try:
+        return game_for_read(game_id)
+    except Game.DoesNotExist:
+        raise NotFound("game.not_found", game_id=game_id) from None
+
+
+def readable_game(game_id: int, *, by) -> Game:
+    """The game for `by` when they may read its round (permissions.can_view_round: published
+    rounds of visible events for all, drafts for their arbiters). A game of a draft round or
+    event does not exist for the public (404, not 403: its sequential id tells nothing)."""
+    game = _game(game_id)
+    require_view_round(by, game.round, NotFound("game.not_found", game_id=game_id))
+    return game
+
+
+def read_clock_log(game_id: int, *, by) -> dict:
+    """The clock's log of a game (every start, pause, adjustment, flag and stop, with who and
+    why); arbiters of the event only."""
+    game = _game(game_id)
+    require_arbiter(by, game.round.event)
+    return {"game": game.pk, "entries": clock_log(game)}
 
 
 def flag_overdue(game: Game, now: datetime) -> bool:
@@ -161,3 +194,56 @@ def clock_log(game: Game) -> list[dict]:
             }
         )
     return entries
+
+
+def game_for_result(game_id: int, user) -> Game:
+    """The game whose result `user` would enter: NotFound when it or its round is not
+    visible to them (a draft round only for its arbiters)."""
+    game = Game.objects.select_related("round__event").filter(pk=game_id).first()
+    if game is None:
+        raise NotFound("game.not_found", game_id=game_id)
+    get_round(game.round_id, user)
+    return game
+
+
+# -- arrival at the board (FMJD 10.5; the forfeits: services/arrival.py) ----------------
+
+
+@dataclass(frozen=True)
+class ArrivalLimit:
+    """When the players of one game had to be at the board."""
+
+    round_start: datetime
+    minutes: int
+
+    @property
+    def deadline(self) -> datetime:
+        return self.round_start + timedelta(minutes=self.minutes)
+
+
+def round_start(round_: Round) -> datetime | None:
+    """When the round began: its clocks' first start, else its scheduled start."""
+    started = round_.games.filter(started_at__isnull=False).aggregate(first=Min("started_at"))
+    return started["first"] or round_.scheduled_start
+
+
+def arrival_limit(game: Game, *, start: datetime | None = None) -> ArrivalLimit | None:
+    """The arrival limit of `game`, or None while its round has no start."""
+    start = start or round_start(game.round)
+    if start is None:
+        return None
+    return ArrivalLimit(start, game.round.event.late_arrival_minutes)
+
+
+def arrival_state(game: Game, now: datetime | None = None) -> dict:
+    """For pages and the API: who has arrived, and until when they may."""
+    now = now or timezone.now()
+    limit = arrival_limit(game)
+    return {
+        "white_arrived_at": game.white_arrived_at,
+        "black_arrived_at": game.black_arrived_at,
+        "round_start": limit.round_start if limit else None,
+        "late_arrival_minutes": game.round.event.late_arrival_minutes,
+        "deadline": limit.deadline if limit else None,
+        "server_time": now,
+    }

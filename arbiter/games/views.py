@@ -15,10 +15,9 @@ from django.views.decorators.http import require_GET
 
 from arbiter.errors import NotFound
 from arbiter.events.permissions import is_arbiter, require_view_round
+from rules.svg import board_svg
 
-from . import presentation
-from .diagram import game_svg
-from .services import arrival
+from . import presentation, selectors
 
 
 class _LoginNeeded(Exception):
@@ -37,7 +36,7 @@ def _require(request, event) -> None:
 def _require_view(request, game) -> None:
     """The public's pages of a game: 404 for a game of a draft round or event (its board,
     names and colours are not shown before the round is published)."""
-    require_view_round(request.user, game.round, f"game {game.pk}")
+    require_view_round(request.user, game.round, NotFound("game.not_found", game_id=game.pk))
 
 
 def _page(view):
@@ -70,8 +69,10 @@ def board(request, game_id: int):
             "game": game,
             "event": game.round.event,
             "round": game.round,
-            "svg": game_svg(game.fen, last_move=presentation.last_move_notation(game)),
-            "arrival": arrival.arrival_state(game),
+            "svg": board_svg(
+                game.fen, last_move=presentation.last_move_notation(game) or None, size=480
+            ),
+            "arrival": selectors.arrival_state(game),
             "tc": presentation.time_control(game.round.event),
         },
     )
@@ -101,10 +102,11 @@ def diagram(request, game_id: int):
     """The game's position as SVG (?flipped=1: Black at the bottom)."""
     game = presentation.game_for_page(game_id)
     _require_view(request, game)
-    svg = game_svg(
+    svg = board_svg(
         game.fen,
-        last_move=presentation.last_move_notation(game),
+        last_move=presentation.last_move_notation(game) or None,
         flipped=request.GET.get("flipped") in {"1", "true"},
+        size=480,
     )
     response = HttpResponse(svg, content_type="image/svg+xml")
     response["Cache-Control"] = "no-cache"

@@ -2,8 +2,9 @@
 
 Requests run on a pool of threads per server process (arbiter/asgi.py). Threads that all
 reach for the database at once fight over its locks and a few games starve (multi-second p99,
-DESIGN.md). The gate wraps the whole API operation (authentication included, which reads the
-database too), so a waiting request holds no pooled connection.
+docs/design.md). The gate wraps the whole API operation (authentication included, which
+reads the database too), so a waiting request holds no pooled connection. Every route that
+writes passes it (tests/api/test_gate_on_writes.py).
 """
 
 from __future__ import annotations

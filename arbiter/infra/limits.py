@@ -12,19 +12,30 @@ import json
 
 from django.http import HttpResponse
 
+from arbiter.messages import Problem
+
 #: The largest request body accepted: a CSV of 5000 players, JSON-escaped, is well below it.
 MAX_BODY_BYTES = 4 * 1024 * 1024
 
 
 def too_large_body(path: str, size: int | None = None) -> tuple[int, str, bytes]:
     """(status, content type, body) of the answer to a body larger than MAX_BODY_BYTES."""
-    got = f" ({size} bytes)" if size is not None else ""
-    message = f"the request body is larger than {MAX_BODY_BYTES // (1024 * 1024)} MiB{got}"
+    max_mib = MAX_BODY_BYTES // (1024 * 1024)
+    problem = (
+        Problem("request.too_large", max_mib=max_mib)
+        if size is None
+        else Problem("request.too_large_size", max_mib=max_mib, size=size)
+    )
+    message = str(problem)
     if path.startswith("/api/"):
-        body = json.dumps(
-            {"error": "too_large", "message": message, "limit_bytes": MAX_BODY_BYTES}
-        ).encode()
-        return 413, "application/json", body
+        answer = {
+            "error": "too_large",
+            "code": problem.code,
+            "params": problem.params,
+            "message": message,
+            "limit_bytes": MAX_BODY_BYTES,
+        }
+        return 413, "application/json", json.dumps(answer).encode()
     return 413, "text/plain; charset=utf-8", (message + "\n").encode()
 
 

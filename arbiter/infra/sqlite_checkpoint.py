@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
-import time
 
 log = logging.getLogger(__name__)
 
@@ -34,17 +33,30 @@ def checkpoint(path: str) -> tuple[int, int, int]:
         return conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
 
 
-def start(path: str, every_s: float = EVERY_S) -> threading.Thread:
-    """Checkpoint `path` every `every_s` seconds from a daemon thread, for the process's life."""
+class Checkpointer:
+    """The thread of start(); stop() ends it (tests; a web process lets it die with it)."""
 
-    def run() -> None:
-        while True:
-            time.sleep(every_s)
+    def __init__(self, path: str, every_s: float):
+        self._stopped = threading.Event()
+        self.thread = threading.Thread(
+            target=self._run, args=(path, every_s), name="sqlite-checkpoint", daemon=True
+        )
+
+    def _run(self, path: str, every_s: float) -> None:
+        while not self._stopped.wait(every_s):
             try:
                 checkpoint(path)
             except sqlite3.Error:  # busy or locked: the next round, or SQLite's own, will do
                 log.debug("checkpoint of %s skipped", path, exc_info=True)
 
-    thread = threading.Thread(target=run, name="sqlite-checkpoint", daemon=True)
-    thread.start()
-    return thread
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stopped.set()
+        self.thread.join(timeout)
+
+
+def start(path: str, every_s: float = EVERY_S) -> Checkpointer:
+    """Checkpoint `path` every `every_s` seconds from a daemon thread, for the process's life
+    (or until its stop())."""
+    checkpointer = Checkpointer(path, every_s)
+    checkpointer.thread.start()
+    return checkpointer

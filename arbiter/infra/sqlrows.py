@@ -77,17 +77,27 @@ def instance(model, row, conn=None) -> object:
 def insert_row(model, values: dict) -> None:
     """INSERT one row of `model` (field name or attname -> Python value; a foreign key's value
     is the related row's key), with no RETURNING."""
-    fields = [model._meta.get_field(name) for name in values]
+    insert_rows(model, [values])
+
+
+def insert_rows(model, rows: list[dict]) -> None:
+    """INSERT rows of `model` (each as insert_row() takes it, all with the same keys) in one
+    statement, in the given order."""
+    fields = [model._meta.get_field(name) for name in rows[0]]
     conn = db()
     quote = conn.ops.quote_name
+    one = "(" + ", ".join(["%s"] * len(fields)) + ")"
     sql = (
         f"INSERT INTO {quote(model._meta.db_table)} ("
         + ", ".join(quote(f.column) for f in fields)
-        + ") VALUES ("
-        + ", ".join(["%s"] * len(fields))
-        + ")"
+        + ") VALUES "
+        + ", ".join([one] * len(rows))
     )
-    params = [f.get_db_prep_save(v, conn) for f, v in zip(fields, values.values(), strict=True)]
+    params = [
+        f.get_db_prep_save(v, conn)
+        for values in rows
+        for f, v in zip(fields, values.values(), strict=True)
+    ]
     _run_one(sql, params)
 
 

@@ -4,8 +4,8 @@
 2. The database: DATABASE_URL, or SQLite in the var folder (ARBITER_VAR_DIR, default var/);
    migrations, static files, and the demo event (`manage.py seed_demo`, idempotent).
 3. Four children, each in its own process group, their output prefixed with their name:
-   a Celery worker for the `clock` queue alone (DESIGN: a busy default queue never delays a
-   flag), a Celery worker for the default queue, celery beat (the schedule in settings, its
+   a Celery worker for the `clock` queue alone (docs/design.md, Deadlines: a busy default
+   queue never delays a flag), a Celery worker for the default queue, celery beat (the schedule in settings, its
    state file under var/), and the web server (uvicorn, ASGI).
 4. When every child is ready, the address and the demo logins are printed.
 

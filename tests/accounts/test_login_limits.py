@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from arbiter.accounts import throttle
 from arbiter.accounts.models import LoginFailure
-from tests.events.builders import make_user
+from tests.accounts.builders import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def token_api(client, username, password, address="10.0.0.1"):
 
 
 def test_the_login_page_refuses_the_right_password_after_5_failures_and_says_how_long(client):
-    make_user("anna")
+    make_user("anna", password="pw-anna")
     for _ in range(throttle.PER_ACCOUNT):
         r = login_page(client, "anna", "wrong")
         assert r.status_code == 200 and "_auth_user_id" not in client.session
@@ -46,7 +46,7 @@ def test_the_login_page_refuses_the_right_password_after_5_failures_and_says_how
 
 
 def test_the_account_opens_again_once_the_failures_leave_the_window(client):
-    make_user("anna")
+    make_user("anna", password="pw-anna")
     for _ in range(throttle.PER_ACCOUNT):
         login_page(client, "anna", "wrong")
     LoginFailure.objects.update(at=timezone.now() - throttle.WINDOW - timedelta(seconds=1))
@@ -55,7 +55,7 @@ def test_the_account_opens_again_once_the_failures_leave_the_window(client):
 
 
 def test_a_right_password_before_the_limit_clears_the_count(client):
-    make_user("anna")
+    make_user("anna", password="pw-anna")
     for _ in range(throttle.PER_ACCOUNT - 1):
         login_page(client, "anna", "wrong")
     assert login_page(client, "anna", "pw-anna").status_code == 302
@@ -63,7 +63,7 @@ def test_a_right_password_before_the_limit_clears_the_count(client):
 
 
 def test_one_address_trying_many_accounts_is_stopped_at_20(client):
-    make_user("victim")
+    make_user("victim", password="pw-victim")
     for i in range(throttle.PER_ADDRESS):
         login_page(client, f"user{i}", "guess", address="10.6.6.6")
     r = login_page(client, "victim", "pw-victim", address="10.6.6.6")
@@ -73,7 +73,7 @@ def test_one_address_trying_many_accounts_is_stopped_at_20(client):
 
 
 def test_the_token_api_counts_failures_and_answers_429_with_the_wait(client):
-    make_user("anna")
+    make_user("anna", password="pw-anna")
     for _ in range(throttle.PER_ACCOUNT):
         r = token_api(client, "anna", "wrong")
         assert r.status_code == 401 and r.json()["error"] == "unauthorized"
@@ -81,12 +81,13 @@ def test_the_token_api_counts_failures_and_answers_429_with_the_wait(client):
     assert r.status_code == 429
     out = r.json()
     assert out["error"] == "too_many_attempts" and "try again in" in out["message"]
+    assert out["code"] == "login.throttled_account" and out["params"]["limit"] == 5
     assert 0 < out["retry_after"] <= throttle.WINDOW.total_seconds() + 1
     assert "token" not in out
 
 
 def test_the_page_and_the_api_share_the_count(client):
-    make_user("anna")
+    make_user("anna", password="pw-anna")
     for _ in range(3):
         login_page(client, "anna", "wrong")
     for _ in range(2):
@@ -95,7 +96,7 @@ def test_the_page_and_the_api_share_the_count(client):
 
 
 def test_the_admin_login_is_limited_too(client):
-    make_user("boss", superuser=True)
+    make_user("boss", password="pw-boss", is_superuser=True, is_staff=True)
     for _ in range(throttle.PER_ACCOUNT):
         client.post("/admin/login/", {"username": "boss", "password": "wrong"})
     r = client.post("/admin/login/", {"username": "boss", "password": "pw-boss"})

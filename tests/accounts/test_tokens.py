@@ -16,7 +16,8 @@ from arbiter.accounts.models import ApiToken
 from arbiter.events import services
 from arbiter.games import services as game_services
 from arbiter.games.models import Move
-from tests.events.builders import make_event, make_user
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,7 @@ def auth(secret) -> dict:
 
 @pytest.fixture
 def world():
-    org = make_user("org", organizer=True)
+    org = make_user("org", organizer=True, password="pw-org")
     event = make_event(org, n_players=4, published=True, rounds=5)
     other = make_event(org, name="Other Open", n_players=4, published=True, rounds=5)
     round1 = services.pair_next_round(event, by=org)
@@ -57,6 +58,14 @@ def test_only_the_secrets_sha256_is_stored_and_the_secret_works(world, client):
     assert move(client, games[0], secret).status_code == 201
 
 
+CODES = {
+    "missing": "request.not_logged_in",
+    "wrong": "token.invalid",
+    "expired": "token.expired",
+    "revoked": "token.revoked",
+}
+
+
 @pytest.mark.parametrize("kind", ["missing", "wrong", "expired", "revoked"])
 def test_a_bad_token_on_a_write_is_401_in_the_api_form_not_a_csrf_403(world, kind):
     org, event, other, games = world
@@ -76,6 +85,7 @@ def test_a_bad_token_on_a_write_is_401_in_the_api_form_not_a_csrf_403(world, kin
         assert r.status_code == 401, (kind, url, r.status_code, r.content)
         out = r.json()
         assert out["error"] == "unauthorized" and "CSRF" not in out["message"]
+        assert out["code"] == CODES[kind], out
         if kind in {"expired", "revoked"}:
             assert kind in out["message"]
     assert not Move.objects.exists()
@@ -103,6 +113,7 @@ def test_a_read_token_cannot_write(world, client):
     assert client.get(f"/api/games/{games[0].pk}", **auth(secret)).status_code == 200
     r = move(client, games[0], secret)
     assert r.status_code == 403 and "read-only" in r.json()["message"]
+    assert r.json()["code"] == "token.read_only"
 
 
 def test_a_device_token_acts_on_its_game_only(world, client):
@@ -111,6 +122,7 @@ def test_a_device_token_acts_on_its_game_only(world, client):
     assert move(client, games[0], secret).status_code == 201
     r = move(client, games[1], secret)
     assert r.status_code == 403 and f"game {games[0].pk} only" in r.json()["message"]
+    assert r.json()["params"] == {"game_id": games[0].pk}
     r = client.patch(
         f"/api/events/{event.pk}", {"rounds": 9}, content_type="application/json", **auth(secret)
     )

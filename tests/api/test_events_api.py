@@ -3,21 +3,12 @@ import io
 
 import pytest
 
-from arbiter.accounts import tokens
 from arbiter.events import services
 from arbiter.events.models import Event
-from tests.events.builders import make_event, make_user
+from tests.accounts.builders import bearer, make_user
+from tests.events.builders import make_event
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
-
-
-def bearer(user) -> dict:
-    return {"HTTP_AUTHORIZATION": f"Bearer {tokens.issue(user)[1]}"}
 
 
 def test_routes_appear_in_the_openapi_schema(client):
@@ -140,6 +131,11 @@ def test_bad_input_gets_422_saying_what_and_where(client, org):
         **auth,
     )
     assert r.status_code == 422 and "buchholz" in r.json()["message"]
+    # The code and its parameters, for a program; the message, for a person.
+    body = r.json()
+    assert body["code"] == "tiebreaks.unknown" and body["params"]["unknown"] == ["buchholz"]
+    assert "solkoff" in body["params"]["known"]
+    assert body["message"].startswith("tiebreaks: unknown code(s) buchholz; known: ")
     event = make_event(org)
     r = client.post(
         f"/api/events/{event.pk}/entries/import",

@@ -4,17 +4,13 @@
 import pytest
 from django.test import Client
 
-from arbiter.accounts import tokens
 from arbiter.events import services
 from arbiter.events.models import AuditEntry, Entry, Event, Player, Round
 from arbiter.games.models import Game
-from tests.events.builders import make_event, make_user
+from tests.accounts.builders import bearer, make_user
+from tests.events.builders import make_event
 
 pytestmark = pytest.mark.django_db
-
-
-def bearer(user) -> dict:
-    return {"HTTP_AUTHORIZATION": f"Bearer {tokens.issue(user)[1]}"}
 
 
 @pytest.fixture

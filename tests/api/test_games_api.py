@@ -1,4 +1,4 @@
-"""The games API (GAMES_API.md): state, moves, clock actions, through HTTP and auth."""
+"""The games API (docs/api.md): state, moves, clock actions, through HTTP and auth."""
 
 from __future__ import annotations
 
@@ -6,13 +6,8 @@ import pytest
 from django.utils import timezone
 
 from arbiter.games.models import Game, Move
-from tests.games.factories import (
-    make_event,
-    make_game,
-    make_player,
-    make_token,
-    make_user,
-)
+from tests.accounts.builders import make_token, make_user
+from tests.games.builders import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -93,6 +88,12 @@ def test_post_move_201_then_409_on_the_same_ply(client, world):
     assert stale.status_code == 409
     body = stale.json()
     assert body["error"] == "conflict" and body["game"]["ply"] == 1
+    assert body["code"] == "move.not_next_ply"
+    assert body["params"] == {"ply": 1, "game_ply": 1, "next_ply": 2}
+    assert (
+        body["message"]
+        == "ply 1 is not the next ply: the game is at ply 1, so the next move is ply 2"
+    )
     again = post(client, url, {"ply": 1, "move": "32-28", "request_id": "a"}, world.white)
     assert again.status_code == 201 and again.json() == ok.json()
 
@@ -108,6 +109,31 @@ def test_post_illegal_move_is_a_422_with_the_legal_moves(client, world):
     assert response.status_code == 422
     body = response.json()
     assert body["error"] == "invalid" and "32-28" in body["legal_moves"] and body["reason"]
+    # FMJD 3.4: a man moves one square; the reason comes as a code with its parameters.
+    assert body["code"] == "move.illegal_at_ply"
+    assert body["params"] == {
+        "move": "32-23",
+        "ply": 1,
+        "reason": {"code": "move.man_one_square", "params": {}},
+    }
+    assert body["reason"] == "a man moves one square diagonally forwards (FMJD 3.4)"
+    assert body["message"] == f"move '32-23' at ply 1 is not legal: {body['reason']}"
+
+
+def test_fmjd_4_13_a_capture_refused_by_the_majority_rule_names_both_counts(client, world):
+    world.game.start_fen = world.game.fen = "W:W48:B24,K31,34,K42,43"
+    world.game.save()
+    start(client, world)
+    response = post(
+        client,
+        f"/api/games/{world.game.pk}/moves",
+        {"ply": 1, "move": "48x30", "request_id": "a"},
+        world.white,
+    )
+    assert response.status_code == 422
+    reason = response.json()["params"]["reason"]
+    assert reason == {"code": "move.majority", "params": {"required": 3, "taken": 2}}
+    assert "requires taking 3 pieces; this capture takes 2" in response.json()["message"]
 
 
 def test_a_malformed_move_request_says_what_is_wrong_in_the_apis_error_form(client, world):
@@ -119,6 +145,8 @@ def test_a_malformed_move_request_says_what_is_wrong_in_the_apis_error_form(clie
     assert broken.status_code == 400
     assert broken.json() == {
         "error": "bad_request",
+        "code": "request.not_json",
+        "params": {},
         "message": "the request body is not valid JSON",
     }
     missing = post(client, url, {"ply": 1, "move": "32-28"}, world.white)
@@ -126,6 +154,8 @@ def test_a_malformed_move_request_says_what_is_wrong_in_the_apis_error_form(clie
     assert missing.json()["error"] == "invalid"
     assert missing.json()["message"].startswith("request_id: ")
     assert missing.json()["fields"] == [{"field": "request_id", "message": "Field required"}]
+    assert missing.json()["code"] == "request.invalid_fields"
+    assert missing.json()["params"] == {"fields": ["request_id"]}
     wrong = post(client, url, {"ply": "first", "move": "32-28", "request_id": "a"}, world.white)
     assert wrong.status_code == 422 and wrong.json()["fields"][0]["field"] == "ply"
     world.game.refresh_from_db()

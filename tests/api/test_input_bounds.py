@@ -8,19 +8,16 @@ import time
 
 import pytest
 
+from arbiter import messages
 from arbiter.events import services
 from arbiter.events.models import Entry, Event, Player
 from arbiter.events.player_csv import MAX_COLUMNS, read_rows
 from arbiter.games.models import Game, Move
 from arbiter.infra.limits import MAX_BODY_BYTES
-from tests.events.builders import make_event, make_user, play_round
-from tests.games.factories import make_token
+from tests.accounts.builders import bearer, make_user
+from tests.events.builders import make_event, play_round
 
 pytestmark = pytest.mark.django_db
-
-
-def bearer(user) -> dict:
-    return {"HTTP_AUTHORIZATION": f"Bearer {make_token(user)}"}
 
 
 @pytest.fixture
@@ -38,7 +35,9 @@ def event(org):
 def _error(response, status: int) -> dict:
     assert response.status_code == status, (response.status_code, response.content[:300])
     body = response.json()
-    assert set(body) >= {"error", "message"}, body
+    # The API's one error form: a code with its words in arbiter/messages.py, and params.
+    assert set(body) >= {"error", "code", "params", "message"}, body
+    assert body["code"] in messages.MESSAGES and isinstance(body["params"], dict), body
     return body
 
 
@@ -53,6 +52,7 @@ def test_after_round_outside_the_events_rounds_is_refused(client, event, path, v
     assert r.status_code in {400, 422}
     body = _error(r, r.status_code)
     assert "after_round" in body["message"]
+    assert body["code"] in {"after_round.out_of_range", "request.invalid_fields"}
     assert time.monotonic() - started < 5  # refused before any work (was over a minute)
 
 
@@ -115,7 +115,9 @@ def test_a_time_control_no_clock_can_run_is_refused_422_fmjd(client, org, event,
     assert event.time_control != tc
 
 
-def test_a_time_control_of_a_day_is_still_accepted(client, org, event):
+def test_a_time_control_of_a_day_is_still_accepted(client, org):
+    # Before round 1 is published (the time control is fixed then, arbiter/events/services).
+    event = make_event(org, n_players=4, rounds=7)
     r = client.patch(
         f"/api/events/{event.pk}",
         {"time_control": "86400"},
@@ -123,6 +125,8 @@ def test_a_time_control_of_a_day_is_still_accepted(client, org, event):
         **bearer(org),
     )
     assert r.status_code == 200, r.content
+    event.refresh_from_db()
+    assert event.time_control == "86400"
 
 
 # --- text: NUL, lone surrogates, length -------------------------------------------------------

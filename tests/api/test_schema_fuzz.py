@@ -23,7 +23,8 @@ from arbiter.accounts import tokens  # noqa: E402
 from arbiter.events import services  # noqa: E402
 from arbiter.games import services as game_services  # noqa: E402
 from arbiter.wsgi import application  # noqa: E402
-from tests.events.builders import make_event, make_user  # noqa: E402
+from tests.accounts.builders import make_user  # noqa: E402
+from tests.events.builders import make_event  # noqa: E402
 
 pytestmark = [pytest.mark.django_db]
 
@@ -117,7 +118,7 @@ def test_fuzzing_the_api_from_its_schema_finds_no_server_error(world, role):
 
             try:
                 run()
-            except BaseException as exc:  # noqa: BLE001 - one report for every operation
+            except BaseException as exc:
                 if isinstance(exc, KeyboardInterrupt):
                     raise
                 failures.append(f"{operation.label} ({mode.value}): {str(exc)[:1500]}")

@@ -12,8 +12,8 @@ from django.test import Client
 
 from arbiter.events import services
 from arbiter.events.models import Round
-from tests.events.builders import make_event, make_user, play_round
-from tests.games.factories import make_token
+from tests.accounts.builders import make_token, make_user
+from tests.events.builders import make_event, play_round
 
 pytestmark = pytest.mark.django_db
 

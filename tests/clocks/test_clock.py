@@ -9,7 +9,6 @@ from clocks.clock import (
     ClockError,
     ClockState,
     FlagFallen,
-    Side,
     adjust,
     deadline,
     flagged,
@@ -23,9 +22,10 @@ from clocks.clock import (
     stop,
 )
 from clocks.timecontrol import PRESETS, TimeControl, TimeControlError
+from rules import Color
 
 T0 = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
-W, B = Side.WHITE, Side.BLACK
+W, B = Color.WHITE, Color.BLACK
 
 
 def at(ms: int) -> datetime:

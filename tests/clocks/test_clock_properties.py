@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 
 from clocks.clock import (
     FlagFallen,
-    Side,
     deadline,
     flagged,
     initial_state,
@@ -18,6 +17,7 @@ from clocks.clock import (
     start,
 )
 from clocks.timecontrol import IncrementKind, Period, TimeControl
+from rules import Color
 
 T0 = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
 KINDS = list(IncrementKind)
@@ -114,4 +114,4 @@ def test_a_pause_changes_nothing_but_the_wall_time(tc, before_ms, paused_ms, aft
     assert (straight is None) == (with_pause is None)
     if straight is not None:
         assert straight.remaining_ms == with_pause.remaining_ms
-        assert with_pause.running is Side.BLACK
+        assert with_pause.running is Color.BLACK

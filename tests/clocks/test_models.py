@@ -4,8 +4,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from clocks.clock import Side, pause, press, start
+from clocks.clock import pause, press, start
 from clocks.models import Clock, ClockLog
+from rules import Color
 
 T0 = datetime(2026, 5, 1, 10, 0, tzinfo=UTC)
 
@@ -35,18 +36,6 @@ def test_apply_writes_state_and_deadline_and_the_row_reads_back_the_same_state()
     assert Clock.objects.filter(deadline__lte=T0 + timedelta(hours=2)).count() == 1
 
 
-def test_save_if_version_refuses_a_stale_write():
-    clock = Clock.for_time_control("300+3")
-    clock.save()
-    first = Clock.objects.get(pk=clock.pk)
-    second = Clock.objects.get(pk=clock.pk)
-    first.apply(start(first.state, first.tc, T0))
-    assert first.save_if_version(0)
-    second.apply(start(second.state, second.tc, T0 + timedelta(seconds=1)))
-    assert not second.save_if_version(0)
-    assert Clock.objects.get(pk=clock.pk).running_since == T0
-
-
 def test_clocklog_records_before_and_after_as_json():
     clock = Clock.for_time_control("1200+5")
     clock.save()
@@ -64,7 +53,7 @@ def test_clocklog_records_before_and_after_as_json():
 
 def test_pause_stored_clears_the_deadline():
     clock = Clock.for_time_control("1200+5")
-    state = start(clock.state, clock.tc, T0, Side.WHITE)
+    state = start(clock.state, clock.tc, T0, Color.WHITE)
     clock.apply(pause(state, T0 + timedelta(seconds=1)))
     assert clock.deadline is None and clock.paused
 

@@ -15,12 +15,13 @@ import pytest
 from django.utils import timezone
 
 from arbiter.events.models import Round
-from arbiter.events.services import results
-from arbiter.games import services
+from arbiter.games import selectors, services
 from arbiter.games.models import Game
+from arbiter.games.services import results
 from arbiter.runtime.localservices import free_port
+from tests.accounts.builders import make_user
 
-from ..games.factories import make_event, make_game, make_player, make_user
+from ..games.builders import make_event, make_game, make_player
 from .cdp import Browser, find_chromium
 
 CHROMIUM = find_chromium()
@@ -295,7 +296,7 @@ def test_players_clock_page_is_readable_and_counts_down(browser, live_server, ru
     assert 1.2 <= seconds(first) - seconds(later) <= 4.0, (first, later)
     assert browser.js("document.getElementById('last-move').textContent") == "3. 37-32"
     # What the page shows is what the server says Black has left now (within a poll).
-    state = services.read_game(game.pk, by=None)
+    state = selectors.game_state(selectors.readable_game(game.pk, by=None))
     shown = seconds(browser.js(f"{running}.querySelector('.time').textContent"))
     assert abs(shown - state["clock"]["black_ms"] / 1000) <= 2.0, (shown, state["clock"])
     # Readable from two metres: digits over 100 px high on a 1280x800 tablet, and h:mm:ss

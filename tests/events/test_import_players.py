@@ -6,15 +6,11 @@ from arbiter.errors import Forbidden, Invalid
 from arbiter.events import services
 from arbiter.events.models import Player
 from arbiter.events.player_csv import COLUMNS
-from tests.events.builders import make_event, make_user
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event
 
 pytestmark = pytest.mark.django_db
 README = Path(__file__).resolve().parents[2] / "README.md"
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
 
 
 GOOD = """surname,given_name,fmjd_id,federation,rating,title,club
@@ -78,6 +74,11 @@ def test_every_bad_line_is_reported_by_number_and_reason_and_nothing_is_saved(or
     errors = exc.value.details["errors"]
     assert [e["line"] for e in errors] == [3, 4, 5, 6, 7, 9]
     reasons = {e["line"]: e["reason"] for e in errors}
+    # a bad line says why as a code and its parameters, as the service's own error would
+    codes = {e["line"]: (e["code"], e["params"]) for e in errors}
+    assert codes[4] == ("player.bad_rating", {"rating": "strong"})
+    assert codes[6] == ("import.field_count", {"fields": 6, "columns": 5})
+    assert codes[7] == ("import.fmjd_id_repeated", {"fmjd_id": "17001", "first": 2})
     assert "surname" in reasons[3]
     assert "strong" in reasons[4]
     assert "Holland".upper() in reasons[5]
@@ -111,7 +112,12 @@ def test_a_player_already_entered_is_a_bad_line(org):
     with pytest.raises(Invalid) as exc:
         services.import_players_csv(event, "surname,fmjd_id\nVerhoeven,16001\n", by=org)
     assert exc.value.details["errors"] == [
-        {"line": 2, "reason": "Verhoeven, Anna (FMJD 16001) is already entered"}
+        {
+            "line": 2,
+            "code": "import.already_entered",
+            "params": {"player": "Verhoeven, Anna", "fmjd_id": "16001"},
+            "reason": "Verhoeven, Anna (FMJD 16001) is already entered",
+        }
     ]
     assert event.entries.count() == 3
 

@@ -4,15 +4,11 @@ from django.contrib.auth.models import AnonymousUser
 from arbiter.errors import Forbidden, NotFound
 from arbiter.events import selectors, services
 from arbiter.games.models import Game
-from tests.events.builders import make_event, make_user, play_round
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event, play_round
 
 pytestmark = pytest.mark.django_db
 R = Game.Result
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
 
 
 def white_wins(game):

@@ -6,15 +6,10 @@ import pytest
 
 from arbiter.events import exports, services
 from arbiter.games.models import Game
-from tests.events.builders import make_event, make_user, play_round
+from tests.events.builders import make_event, play_round
 
 pytestmark = pytest.mark.django_db
 R = Game.Result
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
 
 
 def _rows(text: str) -> list[list[str]]:

@@ -5,14 +5,10 @@ from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events import services
 from arbiter.events.models import AuditEntry, Entry, Player
 from arbiter.games.models import Game
-from tests.events.builders import make_event, make_user, play_round
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event, play_round
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
 
 
 def _numbers(event):
@@ -165,8 +161,13 @@ def test_absence_for_a_paired_round_is_refused(org):
     entry = event.entries.first()
     with pytest.raises(Conflict, match="already paired"):
         services.set_absent(entry, [1], by=org)
-    with pytest.raises(Invalid, match="do not exist"):
+    with pytest.raises(Invalid, match=r"round\(s\) 9 do not exist \(1\.\.5\)") as exc:
         services.set_absent(entry, [9], by=org)
+    assert exc.value.as_dict()["params"] == {
+        "what": {"code": "field.absent_rounds", "params": {}},
+        "rounds": [9],
+        "last": 5,
+    }
 
 
 def test_an_absent_player_is_not_paired_in_a_swiss(org):
@@ -237,3 +238,13 @@ def test_withdrawals_are_for_the_events_arbiters_not_players_or_other_arbiters(o
         with pytest.raises(Forbidden):
             services.withdraw_entry(entry, by=user)
     assert event.entries.count() == 4
+
+
+def test_update_player_is_logged_in_the_players_events(org):
+    event = make_event(org, n_players=2)
+    player = event.entries.get(pairing_number=1).player
+    services.update_player(player, by=org, rating=2222)
+    entry = AuditEntry.objects.get(event=event, action="player.update")
+    assert entry.new == {"rating": 2222} and entry.old == {"rating": 2000}
+    services.update_player(player, by=org, rating=2222)  # no change, no entry
+    assert AuditEntry.objects.filter(action="player.update").count() == 1

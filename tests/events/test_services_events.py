@@ -4,14 +4,10 @@ from django.contrib.auth.models import AnonymousUser
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events import services
 from arbiter.events.models import AuditEntry, Event
-from tests.events.builders import make_event, make_user, play_round
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event, play_round
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
 
 
 def test_organizer_creates_a_swiss_event_with_settings_and_is_its_owner(org):

@@ -16,8 +16,10 @@ from arbiter.errors import Conflict
 from arbiter.events import services
 from arbiter.events.models import Entry, Event
 from arbiter.events.records import PLAYED, event_games, is_active_in, player_states
+from arbiter.games import services as game_services
 from arbiter.games.models import Game
-from tests.events.builders import make_event, make_user
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event
 
 pytestmark = pytest.mark.django_db
 R = Game.Result
@@ -54,9 +56,11 @@ def _finish(round_, rng, by, met: set):
     for g in round_.games.filter(result=""):
         outcome = rng.choice(OUTCOMES)
         if outcome == "forfeit":
-            services.forfeit(g, absent=rng.choice(["white", "black", "both"]), by=by, reason="late")
+            game_services.forfeit(
+                g, absent=rng.choice(["white", "black", "both"]), by=by, reason="late"
+            )
         else:
-            services.set_result(g, outcome, by=by)
+            game_services.set_result(g, outcome, by=by)
     for g in round_.games.filter(result__in=PLAYED):
         met.add(frozenset((g.white_id, g.black_id)))
 

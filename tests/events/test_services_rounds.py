@@ -1,3 +1,5 @@
+import datetime as dt
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
@@ -6,16 +8,15 @@ from arbiter.events import services
 from arbiter.events.models import AuditEntry, Round
 from arbiter.events.pairing import berger_rounds
 from arbiter.events.records import event_games, player_states
+from arbiter.games import services as game_services
 from arbiter.games.models import Game
-from tests.events.builders import make_event, make_user, play_round
+from tests.accounts.builders import make_user
+from tests.events.builders import make_event, play_round
 
 pytestmark = pytest.mark.django_db
+
+START = dt.datetime(2026, 5, 1, 13, 30, tzinfo=dt.UTC)  # a round start, UTC
 R = Game.Result
-
-
-@pytest.fixture
-def org():
-    return make_user("org", organizer=True)
 
 
 def _ids(round_):
@@ -50,7 +51,7 @@ def test_next_round_is_refused_while_games_have_no_result_naming_the_boards(org)
     event = make_event(org, n_players=4)
     round1 = services.pair_next_round(event, by=org)
     services.publish_round(round1, by=org)
-    services.set_result(round1.games.get(board=1), R.DRAW, by=org)
+    game_services.set_result(round1.games.get(board=1), R.DRAW, by=org)
     with pytest.raises(Conflict) as exc:
         services.pair_next_round(event, by=org)
     assert "board(s) 2" in exc.value.message and exc.value.details["boards"] == [2]
@@ -191,6 +192,15 @@ def test_set_pairing_refuses_unknown_or_doubled_players_and_changes_nothing(org)
         services.set_pairing(round1, [(ids[0], ids[1]), (ids[1], 999999)], by=org, reason="x")
     assert any("already on board 1" in e for e in exc.value.details["errors"])
     assert any("999999" in e for e in exc.value.details["errors"])
+    # each problem is a code with its board and player
+    problems = {
+        (e.code, e.params["board"], e.params["player_id"]) for e in exc.value.params["errors"]
+    }
+    assert problems == {("pairing.twice", 2, ids[1]), ("pairing.not_entered", 2, 999999)}
+    assert exc.value.as_dict()["params"]["errors"][0]["code"] in {
+        "pairing.twice",
+        "pairing.not_entered",
+    }
     with pytest.raises(Invalid, match="reason"):
         services.set_pairing(round1, [(ids[0], ids[1])], by=org, reason="")
     assert sorted(round1.games.values_list("board", "white", "black")) == before
@@ -200,7 +210,7 @@ def test_set_pairing_is_refused_once_results_are_in(org):
     event = make_event(org, n_players=4)
     round1 = services.pair_next_round(event, by=org)
     services.publish_round(round1, by=org)
-    services.set_result(round1.games.get(board=2), R.DRAW, by=org)
+    game_services.set_result(round1.games.get(board=2), R.DRAW, by=org)
     ids = list(event.entries.values_list("player_id", flat=True))
     with pytest.raises(Conflict, match="board"):
         services.set_pairing(round1, [(ids[0], ids[1]), (ids[2], ids[3])], by=org, reason="x")
@@ -251,3 +261,43 @@ def test_player_states_take_scores_from_the_events_scoring_and_floats_from_the_s
         assert states[g.white_id].floats[1] == ("down" if w > b else "up" if w < b else None)
         assert states[g.black_id].floats[1] == ("down" if b > w else "up" if b < w else None)
     assert any(s.floats[1] == "up" for s in states.values())  # 3 winners: one floats
+
+
+def test_schedule_round_sets_the_start_and_logs_old_and_new(org):
+    event = make_event(org, n_players=4)
+    round1 = services.pair_next_round(event, by=org)
+    services.schedule_round(round1, START, by=org, reason="hall opens late")
+    round1.refresh_from_db()
+    assert round1.scheduled_start == START
+    later = START + dt.timedelta(hours=1)
+    services.schedule_round(round1, later, by=org)
+    entry = AuditEntry.objects.filter(event=event, action="round.schedule").first()
+    assert entry.old == START.isoformat() and entry.new == later.isoformat()
+    assert AuditEntry.objects.filter(event=event, action="round.schedule").count() == 2
+    services.schedule_round(round1, None, by=org)
+    round1.refresh_from_db()
+    assert round1.scheduled_start is None
+
+
+def test_schedule_round_refuses_a_time_without_zone_and_changes_nothing(org):
+    event = make_event(org, n_players=4)
+    round1 = services.pair_next_round(event, by=org)
+    with pytest.raises(Invalid, match="time zone"):
+        services.schedule_round(round1, dt.datetime(2026, 5, 1, 13, 30), by=org)
+    with pytest.raises(Invalid, match="date and time"):
+        services.schedule_round(round1, "tomorrow", by=org)
+    round1.refresh_from_db()
+    assert round1.scheduled_start is None
+    assert not AuditEntry.objects.filter(action="round.schedule").exists()
+
+
+def test_schedule_round_is_refused_to_others_and_for_finished_rounds(org):
+    event = make_event(org, n_players=4)
+    other_arbiter = make_user("other")
+    make_event(org, name="Other Open", arbiters=[other_arbiter])
+    round1 = play_round(event, org)
+    assert round1.status == Round.Status.FINISHED
+    with pytest.raises(Forbidden):
+        services.schedule_round(round1, START, by=other_arbiter)
+    with pytest.raises(Conflict, match="finished"):
+        services.schedule_round(round1, START, by=org)

@@ -8,29 +8,25 @@ from django.urls import reverse
 
 import arbiter
 from arbiter.events.models import Event
+from tests.accounts.builders import make_user
+from tests.pages import text
 
-from .web_fixtures import add_round, make_event, make_user, organizer_fixture, swiss_fixture  # noqa: F401
+from .builders import make_event, play_round, seed_event, seed_round
 
 pytestmark = pytest.mark.django_db
 
 
-def text(response) -> str:
-    """The page's text with tags removed and spaces collapsed, for content assertions."""
-    body = re.sub(r"<[^>]+>", " ", response.content.decode())
-    return re.sub(r"\s+", " ", body)
-
-
-def test_home_lists_published_events_only(client, organizer):
-    make_event(organizer, slug="spring-open")
-    make_event(organizer, slug="secret-cup", published=False)
+def test_home_lists_published_events_only(client, org):
+    seed_event(org, slug="spring-open")
+    seed_event(org, slug="secret-cup", published=False)
     page = text(client.get("/"))
     assert "Test spring-open" in page
     assert "Test secret-cup" not in page
 
 
-def test_home_shows_a_draft_to_its_organizer(client, organizer):
-    make_event(organizer, slug="secret-cup", published=False)
-    client.force_login(organizer)
+def test_home_shows_a_draft_to_its_organizer(client, org):
+    seed_event(org, slug="secret-cup", published=False)
+    client.force_login(org)
     page = text(client.get("/"))
     assert "Test secret-cup" in page and "draft" in page
 
@@ -48,10 +44,10 @@ def test_home_shows_a_draft_to_its_organizer(client, organizer):
     ],
 )
 def test_an_unpublished_event_is_404_for_the_public_and_shown_to_its_arbiter(
-    client, organizer, name, args
+    client, org, name, args
 ):
-    event, p = make_event(organizer, slug="draft-cup", published=False)
-    add_round(event, 1, [(p[0], p[1], "2-0"), (p[2], p[3], "1-1"), (p[4], None, "bye")])
+    event, p = seed_event(org, slug="draft-cup", published=False)
+    seed_round(event, 1, [(p[0], p[1], "2-0"), (p[2], p[3], "1-1"), (p[4], None, "bye")])
     url = reverse(name, args=[event.slug, *args])
     assert client.get(url).status_code == 404
     stranger = make_user("stranger")
@@ -112,9 +108,9 @@ def test_a_draft_round_is_404_for_the_public(client, swiss):
     assert client.get(reverse("events:round", args=[event.slug, 9])).status_code == 404
 
 
-def test_a_draft_round_is_shown_to_the_organizer_marked_as_draft(client, swiss, organizer):
+def test_a_draft_round_is_shown_to_the_organizer_marked_as_draft(client, swiss, org):
     event, _ = swiss
-    client.force_login(organizer)
+    client.force_login(org)
     page = text(client.get(reverse("events:round", args=[event.slug, 3])))
     assert "draft: not published" in page
 
@@ -158,9 +154,9 @@ def test_crosstable_of_a_swiss_is_a_wallchart(client, swiss):
     assert cells == ["4w2", "2b2", ""]  # R1 white v. no. 4, won; R2 black v. no. 2; R3 draft
 
 
-def test_crosstable_of_a_round_robin_is_a_grid(client, organizer):
-    event, p = make_event(organizer, slug="rr", system=Event.System.ROUND_ROBIN)
-    add_round(event, 1, [(p[0], p[3], "2-0"), (p[1], p[2], "1-1"), (p[4], None, "bye")])
+def test_crosstable_of_a_round_robin_is_a_grid(client, org):
+    event, p = seed_event(org, slug="rr", system=Event.System.ROUND_ROBIN)
+    seed_round(event, 1, [(p[0], p[3], "2-0"), (p[1], p[2], "1-1"), (p[4], None, "bye")])
     html = client.get(reverse("events:crosstable", args=[event.slug])).content.decode()
     assert "crosstable grid" in html
     header = re.search(r"<thead>.*?</thead>", html, re.S).group(0)
@@ -201,3 +197,19 @@ def test_standings_tiebreak_values_reveal_how_they_were_computed(client, swiss):
     assert any("Boomstra" in line for line in lines)
     assert any("Georgiev" in line for line in lines)
     assert lines[-1].endswith("3")
+
+
+def test_public_pages_link_to_csv_json_and_trf_exports_that_answer(client, org):
+    event = make_event(org, n_players=4, published=True)
+    play_round(event, org)
+    page = client.get(reverse("events:standings", args=[event.slug]) + "?after=1")
+    links = re.findall(r'href="(/api/[^"]+)"', page.content.decode())
+    assert len(links) == 3 and any("export.trf?after_round=1" in u for u in links)
+    round_page = client.get(reverse("events:round", args=[event.slug, 1]))
+    links += re.findall(r'href="(/api/[^"]+)"', round_page.content.decode())
+    assert len(links) == 5
+    for url in links:
+        response = client.get(url.replace("&amp;", "&"))
+        assert response.status_code == 200, url
+    trf = client.get(f"/api/events/{event.pk}/export.trf?after_round=1").content.decode()
+    assert sum(1 for line in trf.splitlines() if line.startswith("001")) == 4

@@ -63,6 +63,17 @@ def clock_at(monkeypatch):
 
 
 @pytest.fixture
+def armed(monkeypatch):
+    """Every flag task queued, instead of sent to the broker: (game_id, ply, deadline)."""
+    from arbiter.games.services import flags
+
+    calls = []
+    monkeypatch.setattr(flags, "arm_flag_checks", calls.extend)
+    monkeypatch.setattr(flags, "arm_soon", lambda *args: calls.append(args))
+    return calls
+
+
+@pytest.fixture
 def t0():
     from datetime import UTC, datetime
 
@@ -71,7 +82,7 @@ def t0():
 
 @pytest.fixture
 def arbiter_user(db):
-    from .factories import make_user
+    from tests.accounts.builders import make_user
 
     return make_user("arbiter")
 
@@ -81,7 +92,9 @@ def setup(db, arbiter_user):
     """An event (5 minutes sudden death, automatic flag) with one game and its players' logins."""
     from types import SimpleNamespace
 
-    from .factories import make_event, make_game, make_player, make_user
+    from tests.accounts.builders import make_user
+
+    from .builders import make_event, make_game, make_player
 
     event = make_event(time_control="300", arbiter=arbiter_user)
     white_user, black_user = make_user("white"), make_user("black")

@@ -9,13 +9,16 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from arbiter.errors import Conflict, Forbidden, Invalid
-from arbiter.events.models import AuditEntry, Event, Player, Round
+from arbiter.events.models import AuditEntry, Event, Round
+from arbiter.games import selectors
 from arbiter.games.models import Game
 from arbiter.games.services import arrival
 from arbiter.games.tasks import sweep_late_arrivals
+from tests.accounts.builders import make_user
+
+from .builders import make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +27,6 @@ START = datetime(2026, 5, 9, 14, 0, tzinfo=UTC)
 
 def at(hh: int, mm: int, ss: int = 0) -> datetime:
     return START.replace(hour=hh, minute=mm, second=ss)
-
-
-@pytest.fixture
-def arbiter_user():
-    return get_user_model().objects.create_user("arbiter", password="pw-arbiter-1")
 
 
 @pytest.fixture
@@ -46,9 +44,7 @@ def round1(event):
 
 
 def new_game(round_, board: int, *, bye: bool = False) -> Game:
-    white = Player.objects.create(surname=f"White{round_.number}-{board}")
-    black = None if bye else Player.objects.create(surname=f"Black{round_.number}-{board}")
-    return Game.objects.create(round=round_, board=board, white=white, black=black)
+    return make_game(round_.event, board=board, round_number=round_.number, bye=bye)
 
 
 @pytest.fixture
@@ -65,7 +61,7 @@ def test_fmjd_10_5_black_absent_at_15_00_01_loses_plus_minus(game):
     assert (game.result, game.termination, game.status) == ("+/-", "forfeit", "finished")
     assert game.finished_at == at(15, 0, 1)
     entry = AuditEntry.objects.get(action="late_arrival_forfeit")
-    assert entry.new == {"result": "+/-", "termination": "forfeit"}
+    assert entry.new == {"result": "+/-", "termination": "forfeit", "game_id": game.pk}
     assert "Black not at the board 60 min after" in entry.reason and "FMJD 10.5" in entry.reason
 
 
@@ -158,10 +154,10 @@ def test_the_sweep_is_idempotent(game):
 
 def test_a_stale_read_does_not_forfeit_a_player_who_arrived_meanwhile(game):
     # The sweep read the game with Black absent; Black was marked present (on time) before
-    # the sweep wrote: the conditional update changes nothing.
+    # the sweep wrote: the check made again under the game's lock changes nothing.
     stale = Game.objects.select_related("round__event").get(pk=game.pk)
     Game.objects.filter(pk=game.pk).update(white_arrived_at=at(14, 0), black_arrived_at=at(14, 59))
-    limit = arrival.ArrivalLimit(START, 60)
+    limit = selectors.ArrivalLimit(START, 60)
     assert arrival._forfeit_if_late(stale, limit, at(15, 1)) is False
     game.refresh_from_db()
     assert game.result == ""
@@ -199,7 +195,7 @@ def test_an_arbiter_marks_a_player_present_once(game, arbiter_user):
 
 
 def test_only_arbiters_mark_arrivals(game):
-    someone = get_user_model().objects.create_user("someone", password="pw-someone-1")
+    someone = make_user("someone")
     with pytest.raises(Forbidden):
         arrival.mark_arrived(game.pk, "white", by=someone, now=at(13, 55))
     game.refresh_from_db()
@@ -249,7 +245,7 @@ def test_api_arrival_is_refused_to_others_and_for_a_bad_side(client, game, arbit
     url = f"/api/games/{game.pk}/arrival"
     anonymous = client.post(url, {"side": "white"}, content_type="application/json")
     assert anonymous.status_code == 401
-    client.force_login(get_user_model().objects.create_user("p", password="pw-player-1"))
+    client.force_login(make_user("p"))
     assert client.post(url, {"side": "white"}, content_type="application/json").status_code == 403
     client.force_login(arbiter_user)
     bad = client.post(url, {"side": "red"}, content_type="application/json")

@@ -3,7 +3,6 @@ instances, a slow worker) and an arbiter marking a player present while a sweep 
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime
 
 import pytest
@@ -12,8 +11,10 @@ from django.db import connection
 from arbiter.events.models import AuditEntry, Round
 from arbiter.games.models import Game
 from arbiter.games.services import arrival
+from tests.accounts.builders import make_user
 
-from .factories import make_event, make_game, make_user
+from .builders import make_event, make_game
+from .concurrent import all_at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -24,27 +25,6 @@ START = datetime(2026, 5, 9, 14, 0, tzinfo=UTC)
 def _postgres_only():
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: DATABASE_URL is not a PostgreSQL server")
-
-
-def all_at_once(calls) -> list:
-    barrier = threading.Barrier(len(calls))
-    outcomes: list = [None] * len(calls)
-
-    def run(i, call):
-        try:
-            barrier.wait()
-            outcomes[i] = ("ok", call())
-        except Exception as exc:  # noqa: BLE001 - reported by the assertions
-            outcomes[i] = ("error", exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return outcomes
 
 
 def published_game(**arrivals):

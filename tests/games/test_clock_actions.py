@@ -9,22 +9,13 @@ import pytest
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.games import services
 from arbiter.games.models import Game
-from arbiter.games.services import flags
 from clocks.models import ClockLog
 
-from .factories import make_event, make_game, make_player
+from .builders import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 
 S = timedelta(seconds=1)
-
-
-@pytest.fixture
-def armed(monkeypatch):
-    """Every flag task armed after a commit: (game_id, ply, deadline)."""
-    calls = []
-    monkeypatch.setattr(flags, "arm_soon", lambda *args: calls.append(args))
-    return calls
 
 
 def test_fmjd_annex3_start_runs_whites_clock_and_arms_the_flag_task(
@@ -127,9 +118,9 @@ def test_starting_twice_is_a_409(setup):
 
 def test_a_round_starts_pauses_and_resumes_at_once(setup, clock_at, t0):
     other = make_game(setup.event, white=make_player(), black=make_player())
-    bye = Game.objects.create(
-        round=setup.game.round, board=99, white=make_player(), black=None, result="bye"
-    )
+    # (a board number of its own: a fixed one could be one the builders already gave)
+    bye = make_game(setup.event, bye=True)
+    Game.objects.filter(pk=bye.pk).update(result="bye")
     round_id = setup.game.round_id
     clock_at(t0)
     started = services.round_clock_action(round_id, "start", by=setup.arbiter, reason="go")
@@ -149,6 +140,7 @@ def test_a_round_starts_pauses_and_resumes_at_once(setup, clock_at, t0):
     assert deadlines == {t0 + 360 * S}
     again = services.round_clock_action(round_id, "resume", by=setup.arbiter)
     assert again["changed"] == [] and len(again["skipped"]) == 2
+    assert {s["code"] for s in again["skipped"]} == {"clock_action.refused"}
 
 
 def test_round_clock_needs_an_arbiter(setup):

@@ -10,8 +10,10 @@ from django.db import connection
 from arbiter.errors import Conflict
 from arbiter.games import services
 from arbiter.games.models import Game, Move
+from tests.accounts.builders import make_user
 
-from .factories import make_event, make_game, make_user
+from .builders import make_event, make_game
+from .concurrent import all_at_once
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -23,27 +25,12 @@ def _postgres_only():
 
 
 def submit_all(game_id: int, submissions: list[dict], by) -> list:
-    """Run every submission in its own thread (own connection), all released at once."""
-    barrier = threading.Barrier(len(submissions))
-    outcomes: list = [None] * len(submissions)
-
-    def run(i: int, payload: dict) -> None:
-        try:
-            barrier.wait()
-            outcomes[i] = ("ok", services.submit_move(game_id, by=by, **payload))
-        except Conflict as exc:
-            outcomes[i] = ("409", exc)
-        except Exception as exc:  # noqa: BLE001 - reported by the assertions below
-            outcomes[i] = ("error", exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, p)) for i, p in enumerate(submissions)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    return outcomes
+    """Every submission at once; a refused one (409) is ("409", exc)."""
+    calls = [(lambda p=p: services.submit_move(game_id, by=by, **p)) for p in submissions]
+    return [
+        ("409" if kind == "Conflict" else kind, value)
+        for kind, value in all_at_once(calls, expected=(Conflict,))
+    ]
 
 
 def test_twenty_threads_on_the_same_ply_one_move_is_accepted():
@@ -97,7 +84,7 @@ def test_the_last_two_boards_ending_at_once_finish_the_round():
     from django.db import transaction
 
     from arbiter.events.models import Round
-    from arbiter.events.services import results
+    from arbiter.games.services import results
 
     arbiter = make_user()
     event = make_event(arbiter=arbiter)

@@ -55,7 +55,7 @@ def test_check_flag_of_a_missing_game_does_nothing(db):
 
 
 def test_the_sweep_flags_every_clock_past_its_deadline_and_only_those(setup, clock_at, t0):
-    from .factories import make_game
+    from .builders import make_game
 
     clock_at(t0)
     games = [make_game(setup.event) for _ in range(3)]
@@ -69,9 +69,9 @@ def test_the_sweep_flags_every_clock_past_its_deadline_and_only_those(setup, clo
     assert results == {games[0].pk: "0-2", games[1].pk: "0-2", games[2].pk: ""}
 
 
-def test_reading_a_game_past_its_deadline_records_the_flag(running, setup, clock_at, t0):
+def test_reading_a_game_past_its_deadline_records_the_flag(running, setup, clock_at, t0, client):
     clock_at(t0 + 301 * S)
-    state = services.read_game(running.pk, by=None)
+    state = client.get(f"/api/games/{running.pk}").json()
     assert (state["status"], state["result"], state["termination"]) == ("finished", "0-2", "flag")
     assert state["clock"]["white_ms"] == 0 and state["clock"]["running"] is None
 
@@ -100,7 +100,7 @@ def test_arming_caps_the_eta_at_five_minutes(running, t0, clock_at, monkeypatch,
 
 
 def test_the_sweep_records_flags_in_one_go_under_each_events_policy(setup, clock_at, t0):
-    from .factories import make_event, make_game
+    from .builders import make_event, make_game
 
     claim_event = make_event(time_control="300", flag_policy="claim", arbiter=setup.arbiter)
     auto = [make_game(setup.event) for _ in range(3)]
@@ -130,20 +130,11 @@ def test_the_sweep_records_flags_in_one_go_under_each_events_policy(setup, clock
     assert all(log.before["running"] == "white" for log in logs)
 
 
-@pytest.fixture
-def armed(monkeypatch):
-    """Every flag task queued: (game_id, ply, deadline)."""
-    calls = []
-    monkeypatch.setattr(flags, "arm_flag_checks", calls.extend)
-    monkeypatch.setattr(flags, "arm_soon", lambda *a: calls.append(a))
-    return calls
-
-
 def test_a_move_with_a_distant_deadline_queues_no_task_until_it_comes_within_the_horizon(
     setup, clock_at, t0, armed, django_capture_on_commit_callbacks
 ):
     # FMJD classical: two hours each. Black's deadline after White's first move is 2 h away.
-    from .factories import make_event, make_game
+    from .builders import make_event, make_game
 
     game = make_game(make_event(time_control="7200", arbiter=setup.arbiter))
     clock_at(t0)
@@ -166,7 +157,7 @@ def test_a_move_with_a_distant_deadline_queues_no_task_until_it_comes_within_the
 def test_a_move_with_a_near_deadline_queues_its_task_at_once(
     setup, clock_at, t0, armed, django_capture_on_commit_callbacks
 ):
-    from .factories import make_event, make_game
+    from .builders import make_event, make_game
 
     game = make_game(make_event(time_control="90", arbiter=setup.arbiter))
     clock_at(t0)
@@ -180,7 +171,7 @@ def test_a_move_with_a_near_deadline_queues_its_task_at_once(
 def test_arm_upcoming_skips_finished_flagged_and_stopped_clocks(
     running, setup, clock_at, t0, armed
 ):
-    from .factories import make_game
+    from .builders import make_game
 
     paused = make_game(setup.event)
     clock_at(t0)
@@ -210,9 +201,11 @@ def test_a_flag_on_the_last_board_is_logged_and_finishes_its_round(running, cloc
     clock_at(t0 + 301 * S)
     assert services.check_flag(running.pk, ply=0) is True
     game = Game.objects.get(pk=running.pk)
-    log = ClockLog.objects.get(action="flag")
-    assert (log.clock_id, log.side, log.at) == (game.clock_id, "white", t0 + 301 * S)
-    assert log.before["running"] == "white" and log.after["running"] is None
+    *_, flag, stop = ClockLog.objects.filter(clock=game.clock_id).order_by("at", "pk")
+    assert (flag.action, flag.side, flag.at) == ("flag", "white", t0 + 301 * S)
+    # The flag is logged, then the game's end stops the clock (one STOP line, as every ending).
+    assert (stop.action, stop.at) == ("stop", t0 + 301 * S)
+    assert stop.before["running"] == "white" and stop.after["running"] is None
     entry = AuditEntry.objects.get(action="game.result")
     assert entry.new == {"result": "0-2", "termination": "flag", "game_id": running.pk}
     assert entry.event_id == running.round.event_id and entry.reason == "automatic: time exceeded"

@@ -1,7 +1,7 @@
 """Flags caught by REAL parts: a Redis server and Celery worker processes on the test database.
 
-DESIGN.md, Deadlines: the ETA task catches a flag to the millisecond; the sweep (beat, every
-second) catches the flags of a worker killed with its tasks; the service makes repeats harmless.
+docs/design.md, Deadlines: the ETA task catches a flag to the millisecond; the sweep (beat,
+every second) catches the flags of a worker killed with its tasks; the service makes repeats harmless.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from django.utils import timezone
 from arbiter.games import services
 from arbiter.games.models import Game
 from clocks.models import ClockLog
+from tests.accounts.builders import make_user
 
-from .factories import make_event, make_game, make_user
+from .builders import make_event, make_game
 
 pytestmark = [pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

@@ -7,11 +7,11 @@ import pytest
 from django.db import transaction
 
 from arbiter.events.models import AuditEntry, Round
-from arbiter.events.services import set_result
 from arbiter.games import services
+from arbiter.games.services import set_result
 from arbiter.games.services.locking import lock_game
 
-from .factories import make_event, make_game
+from .builders import make_event, make_game
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""The move-entry service (DESIGN.md, "The path of one move"), on the database of the run."""
+"""The move-entry service (docs/design.md, "The path of a move"), on the database of the run."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from datetime import timedelta
 import pytest
 
 from arbiter.errors import Conflict, Forbidden, Invalid
-from arbiter.games import services
+from arbiter.games import selectors, services
 from arbiter.games.models import Game, Move
 from clocks.models import ClockLog
+from tests.accounts.builders import make_user
 
-from .factories import make_event, make_game, make_player, make_user
+from .builders import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -228,7 +229,7 @@ def test_fmjd_6_4_draw_applies_automatically_after_five_moves_each(db, arbiter_u
     # Two kings against one: the game is a draw after 5 moves each ("considérée égale").
     game = make_game(make_event(arbiter=arbiter_user), fen="W:WK46,K50:BK5")
     services.start_clocks(game, by=arbiter_user)
-    state = services.read_game(game.pk, by=arbiter_user)
+    state = selectors.game_state(selectors.readable_game(game.pk, by=arbiter_user))
     for ply in range(1, 11):
         assert state["status"] == "running", ply
         # Any quiet king move will do: the count, not the moves, ends the game.

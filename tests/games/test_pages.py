@@ -12,10 +12,11 @@ import pytest
 from django.test import Client
 
 from arbiter.games import services
-from arbiter.games.diagram import fen_pieces, game_svg
-from arbiter.games.models import START_FEN
+from rules import START_FEN
+from rules.svg import board_svg
+from tests.accounts.builders import make_user
 
-from .factories import make_event, make_game, make_player, make_user
+from .builders import make_event, make_game, make_player
 
 pytestmark = pytest.mark.django_db
 
@@ -140,42 +141,11 @@ def test_board_svg_can_be_flipped(client, board, arbiter_user):
     assert normal.content != flipped.content
 
 
-# -- the diagram's FEN reading (FMJD 2.3 numbering) -----------------------------------------
+# -- the diagram (rules.svg reads the FEN; tests/rules/test_fen.py and test_svg.py) ------
 
 
-def test_fmjd_2_3_fen_pieces_of_the_start_position():
-    pieces = fen_pieces(START_FEN)
-    assert sorted(s for s, p in pieces.items() if p == "b") == list(range(1, 21))
-    assert sorted(s for s, p in pieces.items() if p == "w") == list(range(31, 51))
-
-
-def test_fen_pieces_reads_kings_and_ranges():
-    assert fen_pieces("B:W31-33,K46:BK5,10.") == {
-        31: "w",
-        32: "w",
-        33: "w",
-        46: "W",
-        5: "B",
-        10: "b",
-    }
-
-
-@pytest.mark.parametrize(
-    ("fen", "says"),
-    [
-        ("X:W31:B1", "side to move"),
-        ("W:W51:B1", "square 51 is not on the board"),
-        ("W:W31:Q1", "must start with W or B"),
-        ("W:W3a:B1", "'3a' is not a square"),
-    ],
-)
-def test_fen_pieces_says_what_is_wrong(fen, says):
-    with pytest.raises(ValueError, match=says):
-        fen_pieces(fen)
-
-
-def test_game_svg_marks_the_last_move():
-    svg = game_svg(START_FEN, last_move="32-28")
+def test_the_board_page_diagram_marks_the_last_move():
+    svg = board_svg(START_FEN, last_move="32-28", size=480)
     assert svg.count('class="square last-move"') == 2
     assert 'class="last-move-path" points=' in svg
 

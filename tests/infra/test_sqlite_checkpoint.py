@@ -36,9 +36,13 @@ def test_the_thread_checkpoints_by_itself(tmp_path):
     path = tmp_path / "db.sqlite3"
     writer = _wal_database(str(path))
     assert path.stat().st_size < 100_000  # the rows are in the WAL only
-    sqlite_checkpoint.start(str(path), every_s=0.05)
-    deadline = time.monotonic() + 10
-    while path.stat().st_size < 300 * 4000 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert path.stat().st_size >= 300 * 4000  # copied into the database file
-    writer.close()
+    checkpointer = sqlite_checkpoint.start(str(path), every_s=0.05)
+    try:
+        deadline = time.monotonic() + 10
+        while path.stat().st_size < 300 * 4000 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert path.stat().st_size >= 300 * 4000  # copied into the database file
+    finally:
+        checkpointer.stop()
+        writer.close()
+    assert not checkpointer.thread.is_alive()  # stopped: it outlives neither test nor file

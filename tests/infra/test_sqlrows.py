@@ -42,6 +42,23 @@ def test_instances_from_plain_rows_equal_the_orms(setup, clock_at, t0):
         assert _fields(_read(model, pk)) == _fields(model.objects.get(pk=pk)), model
 
 
+def test_insert_rows_stores_several_rows_in_one_statement_in_their_order(t0):
+    # A flag that ends a game logs FLAG then STOP at the same instant: their order is the
+    # order of their keys (the clock's log is read by time, then key).
+    from clocks.models import ClockLog
+
+    clock = Clock.for_time_control("300")
+    clock.save()
+    row = {"clock_id": clock.pk, "at": t0, "side": "", "delta_ms": None, "reason": "",
+           "user_id": None, "before": {}, "after": {}}  # fmt: skip
+    with sqlrows.together():
+        sqlrows.insert_rows(ClockLog, [{**row, "action": "flag"}, {**row, "action": "stop"}])
+    assert list(ClockLog.objects.order_by("at", "pk").values_list("action", flat=True)) == [
+        "flag",
+        "stop",
+    ]
+
+
 def test_insert_row_stores_what_the_orm_reads_back(setup, t0):
     sqlrows.insert_row(
         Move,

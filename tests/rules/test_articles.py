@@ -1,15 +1,12 @@
-"""Every position of ../shared/data/articles.json: the exact legal move set, per FMJD article."""
-
-import json
+"""Every position of data/articles.json: the exact legal move set, per FMJD article."""
 
 import pytest
 
 from rules import Position
 
 
-def _cases(shared_data, article):
-    data = json.loads((shared_data / "articles.json").read_text())
-    return [p for p in data["positions"] if p["article"] == article]
+def _cases(articles_data, article):
+    return [p for p in articles_data["positions"] if p["article"] == article]
 
 
 def _moves(fen):
@@ -31,31 +28,30 @@ ARTICLES = {
 }
 
 
-def test_every_article_of_the_data_file_is_covered(shared_data):
-    data = json.loads((shared_data / "articles.json").read_text())
-    assert {p["article"] for p in data["positions"]} == set(ARTICLES)
+def test_every_article_of_the_data_file_is_covered(articles_data):
+    assert {p["article"] for p in articles_data["positions"]} == set(ARTICLES)
 
 
 @pytest.mark.parametrize(
     "article", list(ARTICLES), ids=[f"fmjd_{a.replace('.', '_')}_{n}" for a, n in ARTICLES.items()]
 )
-def test_fmjd_article_positions_have_exactly_the_listed_moves(shared_data, article):
-    cases = _cases(shared_data, article)
+def test_fmjd_article_positions_have_exactly_the_listed_moves(articles_data, article):
+    cases = _cases(articles_data, article)
     assert cases
     for case in cases:
         assert _moves(case["fen"]) == sorted(case["moves"]), case["fen"]
 
 
-def test_fmjd_4_15_man_passing_the_king_row_stays_a_man(shared_data):
-    (case,) = _cases(shared_data, "4.15")
+def test_fmjd_4_15_man_passing_the_king_row_stays_a_man(articles_data):
+    (case,) = _cases(articles_data, "4.15")
     pos = Position.from_fen(case["fen"])
     (move,) = pos.legal_moves()
     assert move.path == (15, 4, 13) and not move.promotes
     assert pos.play(move).piece_at(13) == "w"
 
 
-def test_fmjd_3_5_man_ending_on_the_far_row_is_crowned(shared_data):
-    pos = Position.from_fen(_cases(shared_data, "3.5")[0]["fen"])
+def test_fmjd_3_5_man_ending_on_the_far_row_is_crowned(articles_data):
+    pos = Position.from_fen(_cases(articles_data, "3.5")[0]["fen"])
     move = pos.parse_move("8-3")
     assert move.promotes
     assert pos.play(move).piece_at(3) == "W"

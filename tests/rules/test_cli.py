@@ -27,9 +27,8 @@ def run(*args, check_status=None):
     return proc
 
 
-def test_perft_prints_the_published_leaf_counts(shared_data):
-    data = json.loads((shared_data / "perft.json").read_text())
-    for entry in data["positions"][:3]:
+def test_perft_prints_the_published_leaf_counts(perft_data):
+    for entry in perft_data["positions"][:3]:
         proc = run("perft", entry["fen"], 3, check_status=0)
         assert proc.stdout.strip() == str(entry["counts"][2]), entry["name"]
 

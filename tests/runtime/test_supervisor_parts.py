@@ -21,8 +21,47 @@ def test_only_the_periodic_task_lines_are_kept_off_the_console():
     assert not NOISE.search("ERROR/MainProcess] Received unregistered task of type 'x'")
 
 
-def test_lan_addresses_leave_out_loopback():
-    assert all(not ip.startswith("127.") for ip in lan_addresses())
+class _Probe:
+    """A UDP socket whose outgoing interface is `address` (connect sends nothing)."""
+
+    address = "192.168.1.7"
+
+    def __init__(self, *args):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def connect(self, where):
+        pass
+
+    def getsockname(self):
+        return (self.address, 40000)
+
+
+def test_lan_addresses_leave_out_loopback(monkeypatch):
+    # The machine's own addresses are whatever it has (maybe none but loopback): the test
+    # gives it known ones, so that a loopback address kept, or a LAN address lost, fails.
+    from arbiter.runtime import supervisor
+
+    hosts = ("host", [], ["127.0.1.1", "10.0.0.5", "127.0.0.1"])
+    monkeypatch.setattr(supervisor.socket, "gethostbyname_ex", lambda name: hosts)
+    monkeypatch.setattr(supervisor.socket, "socket", _Probe)
+    assert lan_addresses() == ["10.0.0.5", "192.168.1.7"]
+
+
+def test_lan_addresses_are_none_on_a_machine_with_loopback_only(monkeypatch):
+    from arbiter.runtime import supervisor
+
+    monkeypatch.setattr(
+        supervisor.socket, "gethostbyname_ex", lambda name: ("h", [], ["127.0.1.1"])
+    )
+    monkeypatch.setattr(_Probe, "address", "127.0.0.1")
+    monkeypatch.setattr(supervisor.socket, "socket", _Probe)
+    assert lan_addresses() == []
 
 
 def test_options_come_from_the_environment(monkeypatch):

@@ -8,7 +8,8 @@ from .colours import BLACK, WHITE, breaks_rules
 from .types import Board, PlayerState
 
 
-def check_pairing(players: list[PlayerState], boards: list[Board]) -> list[str]:
+def check_pairing(players: list[PlayerState], boards: list[Board]) -> list[str]:  # noqa: C901
+    # One check after another, in the order the docstring lists them (C901: their count).
     """The rules `boards` break for these players (empty list: none).
 
     Checked: unknown players; a player on two boards; a player paired against themself;

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..tiebreaks import GameRecord, Scoring
+from ..tiebreaks import RESULT_POINTS, GameRecord, Scoring, points
 from .types import PlayerState
 
 
@@ -27,6 +27,20 @@ class EntryInfo:
     pairing_number: int
     rating: int | None = None
     active: bool = True
+
+
+def _games_by_round(
+    games: Iterable[GameRecord], ids: set[int], next_round: int
+) -> dict[int, list[GameRecord]]:
+    """The games before `next_round` by round; ValueError for a player without an entry."""
+    by_round: dict[int, list[GameRecord]] = {}
+    for g in games:
+        if g.round < next_round:
+            for pid in (g.white_id, g.black_id):
+                if pid is not None and pid not in ids:
+                    raise ValueError(f"round {g.round}: player id {pid} has no entry")
+            by_round.setdefault(g.round, []).append(g)
+    return by_round
 
 
 def build_states(
@@ -40,14 +54,7 @@ def build_states(
 ) -> list[PlayerState]:
     """The PlayerState of every entry before `next_round`. `bye_requests` and `absent` are
     entry ids for that round (absent players are left unpaired, like withdrawn ones)."""
-    ids = {e.id for e in entries}
-    by_round: dict[int, list[GameRecord]] = {}
-    for g in games:
-        if g.round < next_round:
-            for pid in (g.white_id, g.black_id):
-                if pid is not None and pid not in ids:
-                    raise ValueError(f"round {g.round}: player id {pid} has no entry")
-            by_round.setdefault(g.round, []).append(g)
+    by_round = _games_by_round(games, {e.id for e in entries}, next_round)
     score = {e.id: 0 for e in entries}
     opponents: dict[int, list[int]] = {e.id: [] for e in entries}
     colours: dict[int, list[str]] = {e.id: [] for e in entries}
@@ -62,7 +69,7 @@ def build_states(
                 seen.add(w)
                 colours[w].append("-")
                 if r == "bye":
-                    score[w] += scoring.bye
+                    score[w] += points(r, "white", scoring)
                     had_bye[w] = True
                     floats[w].append("down")
                 else:
@@ -77,26 +84,19 @@ def build_states(
                 colours[b].append("B")
                 opponents[w].append(b)
                 opponents[b].append(w)
-                pw = {"2-0": scoring.win, "1-1": scoring.draw, "0-2": scoring.loss}[r]
-                pb = {"2-0": scoring.loss, "1-1": scoring.draw, "0-2": scoring.win}[r]
-                score[w] += pw
-                score[b] += pb
+                score[w] += points(r, "white", scoring)
+                score[b] += points(r, "black", scoring)
                 continue
             colours[w].append("-")
             colours[b].append("-")
+            if r not in RESULT_POINTS or r == "bye":
+                raise ValueError(f"round {rnd}: unknown result {r!r} for {w}-{b}")
+            score[w] += points(r, "white", scoring)
+            score[b] += points(r, "black", scoring)
             if r == "+/-":
-                score[w] += scoring.forfeit_win
-                score[b] += scoring.forfeit_loss
                 had_bye[w] = True
             elif r == "-/+":
-                score[b] += scoring.forfeit_win
-                score[w] += scoring.forfeit_loss
                 had_bye[b] = True
-            elif r == "-/-":
-                score[w] += scoring.forfeit_loss
-                score[b] += scoring.forfeit_loss
-            elif r != "":
-                raise ValueError(f"round {rnd}: unknown result {r!r} for {w}-{b}")
         for e in entries:
             if e.id not in seen:
                 colours[e.id].append("-")

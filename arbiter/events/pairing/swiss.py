@@ -366,7 +366,9 @@ def pair_swiss(
     return PairingResult(boards=boards, warnings=warnings, stats=stats)
 
 
-def _pair_all(pairer: _Pairer, work: list[_W], warnings: list[str], allow_second: bool):
+def _pair_all(pairer: _Pairer, work: list[_W], warnings: list[str], allow_second: bool):  # noqa: C901
+    # One loop pairs the score brackets top-down, carrying the floaters from one bracket to
+    # the next (FIDE C.04.3): its steps share that state (C901).
     """(pairs, bye player or None, merges), or None when no pairing exists in this mode."""
     bye = None
     players = work

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from arbiter.events.models import Event
-from arbiter.events.records import FORFEITS, event_games, points, scoring_of
+from arbiter.events.records import FORFEITS, event_games, scoring_of
 from arbiter.events.selectors.standings import standings
+from arbiter.events.tiebreaks import points
 from arbiter.games.models import Game
 
 R = Game.Result

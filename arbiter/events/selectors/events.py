@@ -23,7 +23,7 @@ def get_event(event_id, user) -> Event:
     """The event when `user` may see it; NotFound otherwise (drafts do not leak)."""
     event = Event.objects.filter(pk=event_id).first()
     if event is None or not permissions.can_view(user, event):
-        raise NotFound(f"event {event_id} not found")
+        raise NotFound("event.not_found", event_id=event_id)
     return event
 
 
@@ -39,8 +39,9 @@ def get_round(round_id, user) -> Round:
     """The round when `user` may read it (permissions.can_view_round); NotFound otherwise."""
     round_ = Round.objects.select_related("event").filter(pk=round_id).first()
     if round_ is None:
-        raise NotFound(f"round {round_id} not found")
-    permissions.require_view_round(user, round_, f"round {round_id}")
+        raise NotFound("round.not_found", round_id=round_id)
+    # A draft round, or a round of a draft event, does not exist for the public (404).
+    permissions.require_view_round(user, round_, NotFound("round.not_found", round_id=round_id))
     return round_
 
 

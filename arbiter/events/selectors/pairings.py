@@ -6,7 +6,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from arbiter.events.models import Entry, Event, Player, Round
-from arbiter.events.records import event_games, is_active_in, points, scoring_of
+from arbiter.events.records import event_games, is_active_in, scoring_of
+from arbiter.events.tiebreaks import points
 from arbiter.games.models import Game
 
 

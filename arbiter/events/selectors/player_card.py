@@ -5,10 +5,11 @@ from __future__ import annotations
 from django.db.models import Q
 
 from arbiter.events.models import Player, Round
-from arbiter.events.records import points, scoring_of
+from arbiter.events.records import scoring_of
 from arbiter.events.selectors.crosstable import symbol
 from arbiter.events.selectors.events import visible_events
 from arbiter.events.selectors.standings import standings
+from arbiter.events.tiebreaks import points
 from arbiter.games.models import Game
 
 

@@ -2,16 +2,26 @@
 roles (arbiter/events/permissions.py), raises arbiter.errors.* on bad input (changing
 nothing) and logs what it changed to AuditEntry."""
 
-from arbiter.events.services.entries import add_entry, request_bye, set_absent, withdraw_entry
+from arbiter.events.services.entries import (
+    add_entry,
+    correct_player,
+    enter_player,
+    request_bye,
+    set_absent,
+    withdraw_entry,
+)
 from arbiter.events.services.events import (
+    check_settings,
     create_event,
+    invite_arbiter,
+    locked_settings,
+    numbering_order,
     set_arbiters,
     start_event,
     update_event,
 )
 from arbiter.events.services.imports import import_players_csv
 from arbiter.events.services.players import create_player, link_user, update_player
-from arbiter.events.services.results import forfeit, refresh_round_status, set_result
 from arbiter.events.services.rounds import (
     pair_next_round,
     publish_round,
@@ -22,20 +32,23 @@ from arbiter.events.services.rounds import (
 
 __all__ = [
     "add_entry",
+    "check_settings",
+    "correct_player",
     "create_event",
+    "enter_player",
+    "invite_arbiter",
+    "locked_settings",
+    "numbering_order",
     "create_player",
-    "forfeit",
     "import_players_csv",
     "link_user",
     "pair_next_round",
     "publish_round",
-    "refresh_round_status",
     "request_bye",
     "schedule_round",
     "set_absent",
     "set_arbiters",
     "set_pairing",
-    "set_result",
     "start_event",
     "unpair_round",
     "update_event",

@@ -10,6 +10,8 @@ from arbiter.events import permissions
 from arbiter.events.models import AuditEntry, Entry, Event, Player, Round
 from arbiter.events.services.audit import log
 from arbiter.events.services.events import sync_round_robin_rounds
+from arbiter.events.services.players import create_player, update_player
+from arbiter.messages import Problem
 
 S = Event.System
 
@@ -48,18 +50,15 @@ def add_entries(event: Event, players: list[Player], *, by) -> list[Entry]:
     with transaction.atomic():
         event = _lock_event(event)
         if event.status == Event.Status.FINISHED:
-            raise Conflict(f"'{event}' is finished: no more entries")
+            raise Conflict("entry.event_finished", event=event)
         paired = _last_paired(event)
         if paired and event.system != S.SWISS:
-            raise Conflict(
-                f"'{event}' is a round robin and round 1 is paired: its table is fixed, "
-                "no late entries"
-            )
+            raise Conflict("entry.round_robin_fixed", event=event)
         entered = set(event.entries.values_list("player_id", flat=True))
         seen: set[int] = set()
         for player in players:
             if player.pk in entered or player.pk in seen:
-                raise Conflict(f"{player} is already entered in '{event}'")
+                raise Conflict("entry.already_entered", player=player, event=event)
             seen.add(player.pk)
         first = (event.entries.aggregate(n=Max("pairing_number"))["n"] or 0) + 1
         entries = Entry.objects.bulk_create(
@@ -103,7 +102,7 @@ def withdraw_entry(entry: Entry, *, by, reason: str = "") -> Entry | None:
         event = _lock_event(event)
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.status == Entry.Status.WITHDRAWN:
-            raise Conflict(f"{entry.player} has already withdrawn from '{event}'")
+            raise Conflict("entry.already_withdrawn", player=entry.player, event=event)
         paired = _last_paired(event)
         if not paired:
             log(
@@ -137,11 +136,14 @@ def _future_rounds(event: Event, rounds, *, what: str) -> list[int]:
     try:
         numbers = sorted({int(r) for r in rounds})
     except (TypeError, ValueError):
-        raise Invalid(f"{what}: give round numbers", details={"field": "rounds"}) from None
+        raise Invalid("entry.rounds_missing", what=what, details={"field": "rounds"}) from None
     bad = [r for r in numbers if not 1 <= r <= event.rounds]
     if bad:
         raise Invalid(
-            f"{what}: round(s) {', '.join(map(str, bad))} do not exist (1..{event.rounds})",
+            "entry.rounds_do_not_exist",
+            what=what,
+            rounds=list(bad),
+            last=event.rounds,
             details={"field": "rounds"},
         )
     paired = set(
@@ -149,8 +151,9 @@ def _future_rounds(event: Event, rounds, *, what: str) -> list[int]:
     )
     if paired:
         raise Conflict(
-            f"{what}: round(s) {', '.join(map(str, sorted(paired)))} are already paired; "
-            "an arbiter records the forfeit instead",
+            "entry.rounds_already_paired",
+            what=what,
+            paired=sorted(paired),
             details={"rounds": sorted(paired)},
         )
     return numbers
@@ -165,7 +168,7 @@ def set_absent(entry: Entry, rounds, *, by, reason: str = "") -> Entry:
     """
 
     def change(event: Event, old: list[int]) -> list[int]:
-        numbers = _future_rounds(event, rounds, what="absent rounds")
+        numbers = _future_rounds(event, rounds, what=Problem("field.absent_rounds"))
         paired = _last_paired(event)
         return sorted({r for r in old if r <= paired} | set(numbers))
 
@@ -185,10 +188,8 @@ def request_bye(
 
     def change(event: Event, old: list[int]) -> list[int]:
         if event.system != S.SWISS:
-            raise Conflict(
-                f"'{event}' is a round robin: every round is paired; announce an absence"
-            )
-        (number,) = _future_rounds(event, [round_number], what="requested bye")
+            raise Conflict("entry.round_robin_no_bye", event=event)
+        (number,) = _future_rounds(event, [round_number], what=Problem("field.requested_bye"))
         return sorted(set(old) - {number} if cancel else set(old) | {number})
 
     return _change_rounds(
@@ -215,4 +216,23 @@ def _change_rounds(entry: Entry, field: str, change, *, by, action: str, reason:
             new=getattr(entry, field),
             reason=reason,
         )
+    return entry
+
+
+def enter_player(event: Event, *, by, **fields) -> Entry:
+    """A new player (a late entry, or one typed in instead of imported), entered in `event`:
+    the player and the entry are made together or not at all (the event's arbiters)."""
+    permissions.require_arbiter(by, event)
+    with transaction.atomic():
+        player = create_player(by=by, **fields)
+        return add_entry(event, player, by=by)
+
+
+def correct_player(entry: Entry, *, by, **fields) -> Entry:
+    """Correct the details of an entered player (a rating typo): the event's arbiters.
+
+    The player is shared by every event they are in; the change is logged in each.
+    """
+    permissions.require_arbiter(by, entry.event)
+    update_player(entry.player, by=by, **fields)
     return entry

@@ -14,6 +14,7 @@ from arbiter.events.models import Entry, Event
 from arbiter.events.pairing import berger_rounds
 from arbiter.events.services.audit import log
 from arbiter.games.models import Game
+from arbiter.messages import Problem
 from arbiter.validation import check_text
 
 S = Event.System
@@ -40,6 +41,60 @@ EDITABLE = {
 }
 #: Fixed once round 1 is paired: changing them would change the pairings already made.
 LOCKED_WHEN_PAIRED = {"system", "numbering", "pairing_seed"}
+#: Fixed once round 1 is published: the players were told these rules before they played
+#: (scores, tie-breaks, clocks, late arrival), and games already played were played under them.
+LOCKED_WHEN_PUBLISHED = {
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "points_bye",
+    "points_forfeit_win",
+    "tiebreaks",
+    "time_control",
+    "flag_policy",
+    "late_arrival_minutes",
+}
+WHY_PAIRED = Problem("event.fixed_when_paired")
+WHY_PUBLISHED = Problem("event.fixed_when_published")
+
+
+def locked_settings(event: Event) -> dict[str, Problem]:
+    """The settings of `event` that may no longer change, each with the reason (a code;
+    str() gives its words)."""
+    rounds = list(event.round_set.values_list("status", flat=True))
+    locked: dict[str, Problem] = {}
+    if any(status != "draft" for status in rounds):
+        locked |= dict.fromkeys(LOCKED_WHEN_PUBLISHED, WHY_PUBLISHED)
+    if rounds:
+        locked |= dict.fromkeys(LOCKED_WHEN_PAIRED, WHY_PAIRED)
+    return locked
+
+
+def check_settings(fields: dict, *, event: Event | None = None) -> dict[str, str]:
+    """Every bad value among `fields` at once: {field: the message the API would give}.
+
+    For forms that show all their errors in one pass; create_event and update_event apply
+    the same checks (and stop at the first).
+    """
+    errors: dict[str, str] = {}
+    cleaned = {}
+    for field, value in fields.items():
+        try:
+            cleaned[field] = _clean(field, value)
+        except Invalid as exc:
+            errors[field] = exc.message
+    if event is not None:
+        for field, why in locked_settings(event).items():
+            if field in cleaned and getattr(event, field) != cleaned[field]:
+                errors[field] = Conflict("event.setting_fixed", field=field, why=why).message
+    probe = Event(**{f: getattr(event, f) for f in _snapshot(event)}) if event else Event()
+    for field, value in cleaned.items():
+        setattr(probe, field, value)
+    try:
+        _check_consistency(probe)
+    except Invalid as exc:
+        errors.setdefault(exc.details.get("field", "__all__"), exc.message)
+    return errors
 
 
 def _jsonable(value):
@@ -54,12 +109,12 @@ def _unique_slug(name: str) -> str:
     return slug
 
 
-def _clean(field: str, value):
+def _clean(field: str, value):  # noqa: C901 - one branch per field of an event
     """The value to store for `field`, or Invalid saying what is wrong with it."""
     if field == "name":
         text = check_text("name", value or "", 200).strip()  # refused when too long, not cut
         if not text:
-            raise Invalid("name: an event needs a name", details={"field": "name"})
+            raise Invalid("event.name_required", details={"field": "name"})
         return text
     if field == "system":
         return validation.validate_choice("system", value, S.choices)
@@ -81,7 +136,7 @@ def _clean(field: str, value):
         return validation.validate_choice(field, value, Event.Status.choices)
     if field == "published":
         if not isinstance(value, bool):
-            raise Invalid("published: give true or false", details={"field": field})
+            raise Invalid("event.published_not_boolean", details={"field": field})
         return value
     if field in {"start_date", "end_date"}:
         if value is None or isinstance(value, dt.date):
@@ -90,27 +145,25 @@ def _clean(field: str, value):
             return dt.date.fromisoformat(str(value))
         except ValueError:
             raise Invalid(
-                f"{field}: '{value}' is not a date (YYYY-MM-DD)", details={"field": field}
+                "event.bad_date", field=field, value=value, details={"field": field}
             ) from None
     if field == "federation":
         return check_text(field, value or "", 3).strip().upper()
     if field in {"place", "pairing_seed"}:
         return check_text(field, value or "", 200 if field == "place" else 50).strip()
-    raise Invalid(f"{field}: not a setting of an event", details={"field": field})
+    raise Invalid("event.unknown_setting", field=field, details={"field": field})
 
 
 def _check_consistency(event: Event) -> None:
     if event.system == S.SWISS and not event.rounds:
-        raise Invalid(
-            "rounds: a Swiss event needs its number of rounds", details={"field": "rounds"}
-        )
+        raise Invalid("event.rounds_required", details={"field": "rounds"})
     if event.numbering == Event.Numbering.LOT and not event.pairing_seed:
         raise Invalid(
-            "pairing_seed: numbering by lot needs the drawn lot (a seed)",
+            "event.seed_required",
             details={"field": "pairing_seed"},
         )
     if event.start_date and event.end_date and event.end_date < event.start_date:
-        raise Invalid("end_date: before start_date", details={"field": "end_date"})
+        raise Invalid("event.end_before_start", details={"field": "end_date"})
 
 
 def create_event(
@@ -127,11 +180,11 @@ def create_event(
     permissions.require_can_create_events(by)
     unknown = set(fields) - EDITABLE
     if unknown:
-        raise Invalid(f"{', '.join(sorted(unknown))}: not a setting of an event")
+        raise Invalid("event.unknown_settings", unknown=sorted(unknown))
     status = fields.get("status", Event.Status.DRAFT)
     if status not in {Event.Status.DRAFT, Event.Status.REGISTRATION}:
         raise Invalid(
-            "status: a new event is a draft or open for registration; it runs when round 1 is paired",
+            "event.bad_new_status",
             details={"field": "status"},
         )
     event = Event(
@@ -144,9 +197,7 @@ def create_event(
     if rounds is not None:
         event.rounds = _clean("rounds", rounds)
     elif event.system == S.SWISS:
-        raise Invalid(
-            "rounds: a Swiss event needs its number of rounds", details={"field": "rounds"}
-        )
+        raise Invalid("event.rounds_required", details={"field": "rounds"})
     for field, value in fields.items():
         setattr(event, field, _clean(field, value))
     _check_consistency(event)
@@ -168,17 +219,22 @@ def update_event(event: Event, *, by, reason: str = "", **fields) -> Event:
     allowed = EDITABLE | {"name", "system", "rounds"}
     unknown = set(fields) - allowed
     if unknown:
-        raise Invalid(f"{', '.join(sorted(unknown))}: not a setting of an event")
+        raise Invalid("event.unknown_settings", unknown=sorted(unknown))
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         paired = event.round_set.count()
         cleaned = {f: _clean(f, v) for f, v in fields.items()}
         changed = {f: v for f, v in cleaned.items() if getattr(event, f) != v}
-        locked = sorted(set(changed) & LOCKED_WHEN_PAIRED)
-        if locked and paired:
-            raise Conflict(f"{', '.join(locked)}: fixed once round 1 is paired")
+        locked = locked_settings(event)
+        refused = sorted(set(changed) & set(locked))
+        if refused:
+            raise Conflict(
+                "event.settings_fixed",
+                fixed=[Problem("event.setting_fixed", field=f, why=locked[f]) for f in refused],
+                details={"fields": refused},
+            )
         if "rounds" in changed and changed["rounds"] < paired:
-            raise Conflict(f"rounds: {paired} rounds are already paired")
+            raise Conflict("event.rounds_already_paired", paired=paired)
         if "status" in changed:
             _check_status_change(event, changed["status"], paired)
         old = {f: _jsonable(getattr(event, f)) for f in changed}
@@ -206,28 +262,89 @@ def update_event(event: Event, *, by, reason: str = "", **fields) -> Event:
 def _check_status_change(event: Event, new: str, paired: int) -> None:
     St = Event.Status
     if new in {St.DRAFT, St.REGISTRATION} and paired:
-        raise Conflict(f"status: '{event}' has paired rounds; it cannot go back to {new}")
+        raise Conflict("event.status_cannot_go_back", new=new, event=event)
     if new == St.FINISHED:
         unfinished = Game.objects.filter(round__event=event, result="").count()
         if unfinished:
-            raise Conflict(f"status: {unfinished} game(s) have no result yet")
+            raise Conflict("event.games_without_result", unfinished=unfinished)
 
 
-def set_arbiters(event: Event, users, *, by) -> Event:
-    """The event's arbiters are exactly `users` (its organizer only)."""
+#: set_arbiters without a chief keeps the chief arbiter when they stay an arbiter.
+KEEP = object()
+
+
+def set_arbiters(event: Event, users, *, by, chief=KEEP) -> Event:
+    """The event's arbiters are exactly `users` (its organizer only); `chief`, one of them
+    (added when missing), is the chief arbiter, the others are deputies. Without `chief`
+    the chief stays if among `users`; None names no chief."""
     permissions.require_organizer(by, event)
     users = list(users)
-    old = sorted(u.username for u in event.arbiters.all())
+    if chief is KEEP:
+        chief = next((u for u in users if u.pk == event.chief_arbiter_id), None)
+    if chief is not None and chief not in users:
+        users.append(chief)
+    old = {
+        "arbiters": sorted(u.username for u in event.arbiters.all()),
+        "chief": event.chief_arbiter.username if event.chief_arbiter_id else None,
+    }
     with transaction.atomic():
         event.arbiters.set(users)
+        event.chief_arbiter = chief
+        event.save(update_fields=["chief_arbiter"])
         log(
             event,
             by=by,
             action="event.arbiters",
             target=event.slug,
             old=old,
-            new=sorted(u.username for u in users),
+            new={
+                "arbiters": sorted(u.username for u in users),
+                "chief": chief.username if chief else None,
+            },
         )
+    return event
+
+
+def invite_arbiter(
+    event: Event, *, by, username: str, password: str, email: str = "", full_name: str = ""
+) -> Event:
+    """Create a login for a new arbiter and name them a deputy arbiter of `event` (its
+    organizer only). The password must pass the site's password rules."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError
+
+    permissions.require_organizer(by, event)
+    User = get_user_model()
+    # The columns' limits (User), refused when too long or holding a NUL, never cut.
+    username = check_text("username", username or "", 150).strip()
+    if not username:
+        raise Invalid("arbiter.username_required", details={"field": "username"})
+    try:
+        User.username_validator(username)
+    except ValidationError as exc:
+        raise Invalid(
+            "arbiter.bad_username", problems=list(exc.messages), details={"field": "username"}
+        ) from None
+    if User.objects.filter(username__iexact=username).exists():
+        raise Conflict("arbiter.username_taken", username=username, details={"field": "username"})
+    given, _, surname = check_text("full_name", full_name or "", 301).strip().partition(" ")
+    check_text("full_name", given, 150)
+    check_text("full_name", surname, 150)
+    email = check_text("email", email or "", 254).strip()
+    check_text("password", password or "", 4096)
+    user = User(username=username, email=email, first_name=given, last_name=surname)
+    try:
+        validate_password(password, user)
+    except ValidationError as exc:
+        raise Invalid(
+            "arbiter.bad_password", problems=list(exc.messages), details={"field": "password"}
+        ) from None
+    user.set_password(password)
+    with transaction.atomic():
+        user.save()
+        event.arbiters.add(user)
+        log(event, by=by, action="event.arbiter_invited", target=username, new={"user": username})
     return event
 
 
@@ -241,7 +358,7 @@ def start_event(event: Event, *, by) -> Event:
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         if event.round_set.exists():
-            raise Conflict(f"'{event}' has started: its pairing numbers are fixed")
+            raise Conflict("event.numbers_fixed", event=event)
         _start(event)
         event.save()
         log(
@@ -261,7 +378,16 @@ def start_event(event: Event, *, by) -> Event:
 
 def _start(event: Event) -> None:
     """Renumber the entries as the event says and set status running (inside a transaction)."""
-    entries = list(event.entries.select_related("player"))
+    entries = numbering_order(event, list(event.entries.select_related("player")))
+    renumber(entries)
+    sync_round_robin_rounds(event, len(entries))
+    event.status = Event.Status.RUNNING
+
+
+def numbering_order(event: Event, entries: list[Entry]) -> list[Entry]:
+    """`entries` in the order that gives their pairing numbers when round 1 is paired
+    (event.numbering); before that, the numbers shown are provisional."""
+    entries = list(entries)
     if event.numbering == Event.Numbering.RATING:
         # Highest rating first, unrated last, then by name.
         entries.sort(
@@ -277,9 +403,7 @@ def _start(event: Event) -> None:
         random.Random(event.pairing_seed).shuffle(entries)
     else:
         entries.sort(key=lambda e: e.pairing_number)
-    renumber(entries)
-    sync_round_robin_rounds(event, len(entries))
-    event.status = Event.Status.RUNNING
+    return entries
 
 
 def sync_round_robin_rounds(event: Event, players: int) -> None:

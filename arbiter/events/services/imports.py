@@ -31,13 +31,18 @@ def import_players_csv(event: Event, text: str | bytes, *, by) -> list[Entry]:
         try:
             fields = clean_player_fields(**row.values)
         except DomainError as exc:
-            errors.append(LineError(row.line, exc.message))
+            errors.append(LineError(row.line, exc.code, **exc.params))
             continue
         fmjd_id = fields["fmjd_id"]
         if fmjd_id:
             if fmjd_id in seen_ids:
                 errors.append(
-                    LineError(row.line, f"fmjd_id {fmjd_id} is already on line {seen_ids[fmjd_id]}")
+                    LineError(
+                        row.line,
+                        "import.fmjd_id_repeated",
+                        fmjd_id=fmjd_id,
+                        first=seen_ids[fmjd_id],
+                    )
                 )
                 continue
             seen_ids[fmjd_id] = row.line
@@ -46,20 +51,22 @@ def import_players_csv(event: Event, text: str | bytes, *, by) -> list[Entry]:
             errors.append(
                 LineError(
                     row.line,
-                    f"{fields['surname']} {fields['given_name']} is already on line {seen_names[key]}".replace(
-                        "  ", " "
-                    ),
+                    "import.name_repeated",
+                    name=f"{fields['surname']} {fields['given_name']}".strip(),
+                    first=seen_names[key],
                 )
             )
             continue
         seen_names[key] = row.line
         existing = Player.objects.filter(fmjd_id=fmjd_id).first() if fmjd_id else None
         if existing is not None and existing.pk in entered:
-            errors.append(LineError(row.line, f"{existing} (FMJD {fmjd_id}) is already entered"))
+            errors.append(
+                LineError(row.line, "import.already_entered", player=existing, fmjd_id=fmjd_id)
+            )
             continue
         planned.append((row.line, existing, fields))
     if not rows and not errors:
-        errors.append(LineError(2, "no players in the file"))
+        errors.append(LineError(2, "import.no_players"))
     raise_if_errors(errors)
     with transaction.atomic():
         new = Player.objects.bulk_create(

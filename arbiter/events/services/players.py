@@ -24,18 +24,19 @@ def clean_player_fields(**raw) -> dict:
     out: dict = {}
     surname = check_text("surname", raw.get("surname") or "", 100).strip()
     if not surname:
-        raise Invalid("surname: a player needs a surname", details={"field": "surname"})
+        raise Invalid("player.surname_required", details={"field": "surname"})
     out["surname"] = surname
     # Refused when too long, never cut: a cut name would be a different name (columns' lengths).
     out["given_name"] = check_text("given_name", raw.get("given_name") or "", 100).strip()
     fmjd_id = check_text("fmjd_id", raw.get("fmjd_id") or "", 20).strip()
     if fmjd_id and not (fmjd_id.isascii() and fmjd_id.isdigit()):
-        raise Invalid(f"fmjd_id: '{fmjd_id}' is not a number", details={"field": "fmjd_id"})
+        raise Invalid("player.bad_fmjd_id", fmjd_id=fmjd_id, details={"field": "fmjd_id"})
     out["fmjd_id"] = fmjd_id
     federation = check_text("federation", raw.get("federation") or "").strip().upper()
     if federation and not _FEDERATION.match(federation):
         raise Invalid(
-            f"federation: '{federation}' is not a three-letter code (e.g. NED)",
+            "player.bad_federation",
+            federation=federation,
             details={"field": "federation"},
         )
     out["federation"] = federation
@@ -46,19 +47,18 @@ def clean_player_fields(**raw) -> dict:
         try:
             value = int(str(rating).strip())
         except ValueError:
-            raise Invalid(
-                f"rating: '{rating}' is not a whole number", details={"field": "rating"}
-            ) from None
+            raise Invalid("player.bad_rating", rating=rating, details={"field": "rating"}) from None
         if not 0 <= value <= MAX_RATING:
             raise Invalid(
-                f"rating: {value} is outside 0..{MAX_RATING}", details={"field": "rating"}
+                "player.rating_out_of_range",
+                value=value,
+                max=MAX_RATING,
+                details={"field": "rating"},
             )
         out["rating"] = value
     title = check_text("title", raw.get("title") or "").strip().upper()
     if title and not _TITLE.match(title):
-        raise Invalid(
-            f"title: '{title}' is not a title (GMI, MI, MF, ...)", details={"field": "title"}
-        )
+        raise Invalid("player.bad_title", title=title, details={"field": "title"})
     out["title"] = title
     out["club"] = check_text("club", raw.get("club") or "", 200).strip()
     return out
@@ -70,7 +70,10 @@ def _check_fmjd_id_free(fmjd_id: str, *, exclude_pk=None) -> None:
     other = Player.objects.filter(fmjd_id=fmjd_id).exclude(pk=exclude_pk).first()
     if other is not None:
         raise Conflict(
-            f"fmjd_id: {fmjd_id} is already the FMJD id of {other} (player {other.pk})",
+            "player.fmjd_id_taken",
+            fmjd_id=fmjd_id,
+            other=other,
+            other_id=other.pk,
             details={"field": "fmjd_id", "player_id": other.pk},
         )
 
@@ -106,7 +109,7 @@ def update_player(player: Player, *, by, **fields) -> Player:
     permissions.require_can_manage_players(by)
     unknown = set(fields) - set(PLAYER_FIELDS)
     if unknown:
-        raise Invalid(f"{', '.join(sorted(unknown))}: not a field of a player")
+        raise Invalid("player.unknown_fields", unknown=sorted(unknown))
     merged = {f: getattr(player, f) for f in PLAYER_FIELDS} | fields
     cleaned = clean_player_fields(**merged)
     with transaction.atomic():
@@ -133,10 +136,10 @@ def update_player(player: Player, *, by, **fields) -> Player:
 def link_user(player: Player, user, *, by) -> Player:
     """Make `user` the login of `player` (who may then act on their own entries and games)."""
     if not permissions.can_create_events(by):
-        raise Forbidden("only organizers may link a login to a player")
+        raise Forbidden("player.only_organizers_link")
     taken = Player.objects.filter(user=user).exclude(pk=player.pk).first()
     if taken is not None:
-        raise Conflict(f"user '{user}' is already the login of {taken}")
+        raise Conflict("player.login_taken", user=user, taken=taken)
     player.user = user
     player.save(update_fields=["user"])
     return player

@@ -7,6 +7,7 @@ import datetime as dt
 from django.db import transaction
 from django.utils import timezone
 
+from arbiter import messages
 from arbiter.errors import Conflict, Invalid
 from arbiter.events import permissions
 from arbiter.events.models import Entry, Event, Round
@@ -21,6 +22,7 @@ from arbiter.events.records import event_games, is_active_in, player_states
 from arbiter.events.services.audit import log
 from arbiter.events.services.events import _start
 from arbiter.games.models import Game
+from arbiter.messages import Problem
 from rules.outcome import Termination
 
 S = Event.System
@@ -46,25 +48,26 @@ def pair_next_round(event: Event, *, by) -> Round:
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         if event.status == Event.Status.FINISHED:
-            raise Conflict(f"'{event}' is finished")
+            raise Conflict("round.event_finished", event=event)
         last = event.round_set.order_by("-number").first()
         if last is None:
             if event.entries.count() < 2:
-                raise Conflict(f"'{event}' needs at least two players to pair a round")
+                raise Conflict("round.too_few_players", event=event)
             _start(event)
             event.save()
         else:
             if last.status == Round.Status.DRAFT:
-                raise Conflict(f"round {last.number} is not published yet: publish it first")
+                raise Conflict("round.previous_not_published", round_number=last.number)
             boards = _unfinished(last)
             if boards:
                 raise Conflict(
-                    f"round {last.number} is not finished: no result on board(s) "
-                    f"{', '.join(map(str, boards))}",
+                    "round.previous_not_finished",
+                    round_number=last.number,
+                    boards=list(boards),
                     details={"round": last.number, "boards": boards},
                 )
             if last.number >= event.rounds:
-                raise Conflict(f"all {event.rounds} rounds of '{event}' are paired")
+                raise Conflict("round.all_paired", rounds=event.rounds, event=event)
         number = (last.number if last else 0) + 1
         entries = list(event.entries.select_related("player").order_by("pairing_number"))
         states = player_states(event, entries, event_games(event, before_round=number), number)
@@ -76,7 +79,7 @@ def pair_next_round(event: Event, *, by) -> Round:
                     states, number, double=event.system == S.DOUBLE_ROUND_ROBIN
                 )
         except PairingError as exc:
-            raise Conflict(f"round {number} of '{event}' cannot be paired: {exc}") from exc
+            raise Conflict("round.cannot_pair", number=number, error=exc, event=event) from exc
         round_ = Round.objects.create(
             event=event,
             number=number,
@@ -152,7 +155,7 @@ def publish_round(round_: Round, *, by) -> Round:
     with transaction.atomic():
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
         if round_.status != Round.Status.DRAFT:
-            raise Conflict(f"round {round_.number} is already published")
+            raise Conflict("round.already_published", round_number=round_.number)
         round_.status = Round.Status.PUBLISHED
         round_.published_at = timezone.now()
         if not _unfinished(round_):
@@ -173,19 +176,19 @@ def schedule_round(round_: Round, scheduled_start, *, by, reason: str = "") -> R
     if scheduled_start is not None:
         if not isinstance(scheduled_start, dt.datetime):
             raise Invalid(
-                "scheduled_start: give a date and time, e.g. 2026-05-01T13:30:00Z",
+                "round.bad_start",
                 details={"field": "scheduled_start"},
             )
         if timezone.is_naive(scheduled_start):
             raise Invalid(
-                "scheduled_start: give the time zone (e.g. 13:30:00Z or 15:30:00+02:00)",
+                "round.start_without_zone",
                 details={"field": "scheduled_start"},
             )
         scheduled_start = scheduled_start.astimezone(dt.UTC)  # stored and answered in UTC
     with transaction.atomic():
         round_ = Round.objects.select_for_update().select_related("event").get(pk=round_.pk)
         if round_.status == Round.Status.FINISHED:
-            raise Conflict(f"round {round_.number} is finished: its start can no longer change")
+            raise Conflict("round.finished_start_fixed", round_number=round_.number)
         old = round_.scheduled_start
         round_.scheduled_start = scheduled_start
         round_.save(update_fields=["scheduled_start"])
@@ -220,11 +223,13 @@ def unpair_round(round_: Round, *, by, reason: str = "") -> None:
         round_ = Round.objects.get(pk=round_.pk)
         last = event.round_set.order_by("-number").first()
         if last.pk != round_.pk:
-            raise Conflict(f"only the last round ({last.number}) can be unpaired")
+            raise Conflict("round.unpair_only_last", round_number=last.number)
         touched = _touched(round_)
         if touched:
             raise Conflict(
-                f"round {round_.number} has play or results on board(s) {', '.join(map(str, touched))}",
+                "round.boards_in_play",
+                round_number=round_.number,
+                boards=list(touched),
                 details={"boards": touched},
             )
         old = _board_list(round_.games.order_by("board"))
@@ -250,7 +255,7 @@ def set_pairing(round_: Round, boards, *, by, reason: str) -> list[str]:
     event = round_.event
     permissions.require_arbiter(by, event)
     if not str(reason or "").strip():
-        raise Invalid("reason: say why the pairing is changed", details={"field": "reason"})
+        raise Invalid("pairing.reason_required", details={"field": "reason"})
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         round_ = Round.objects.select_for_update().get(pk=round_.pk)
@@ -260,8 +265,9 @@ def set_pairing(round_: Round, boards, *, by, reason: str) -> list[str]:
         touched = _touched(round_)
         if touched:
             raise Conflict(
-                f"round {round_.number} has play or results on board(s) "
-                f"{', '.join(map(str, touched))}: change the results first",
+                "pairing.boards_in_play",
+                round_number=round_.number,
+                boards=list(touched),
                 details={"boards": touched},
             )
         number = round_.number
@@ -336,22 +342,26 @@ def _check_boards(boards, by_player: dict[int, Entry]) -> list[tuple[int, int | 
             white = int(white)
             black = None if black is None else int(black)
         except (TypeError, ValueError):
-            errors.append(f"board {i}: give [white player id, black player id or null]")
+            errors.append(Problem("pairing.bad_board", board=i))
             continue
         for pid in (white, black):
             if pid is None:
                 continue
             if pid not in by_player:
-                errors.append(f"board {i}: player {pid} is not entered in this event")
+                errors.append(Problem("pairing.not_entered", board=i, player_id=pid))
             elif pid in seen:
-                errors.append(f"board {i}: player {pid} is already on board {seen[pid]}")
+                errors.append(Problem("pairing.twice", board=i, player_id=pid, first=seen[pid]))
             else:
                 seen[pid] = i
         if white == black:
-            errors.append(f"board {i}: a player cannot play themself")
+            errors.append(Problem("pairing.self", board=i))
         pairs.append((white, black))
     if not pairs and not errors:
-        errors.append("boards: give at least one board")
+        errors.append(Problem("pairing.no_boards"))
     if errors:
-        raise Invalid("; ".join(errors), details={"errors": errors})
+        raise Invalid(
+            "pairing.invalid",
+            errors=errors,
+            details={"errors": [messages.words(e) for e in errors]},
+        )
     return pairs

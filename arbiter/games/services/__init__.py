@@ -1,4 +1,5 @@
-"""Writes on games: move entry, the one flag-fall service, clock actions (HackSoft services).
+"""Writes on games: move entry, the one flag-fall service, the one ending service, results,
+clock actions (HackSoft services).
 
 Every write locks the game row first (PostgreSQL: SELECT ... FOR UPDATE; SQLite: an IMMEDIATE
 transaction), re-reads it, and checks the clock lazily, so that a flag is never missed by a
@@ -14,6 +15,7 @@ from .clock_actions import (
     set_clock_times,
     start_clocks,
 )
+from .ending import refresh_round_status
 from .flags import (
     any_flag_due,
     arm_flag_check,
@@ -21,9 +23,10 @@ from .flags import (
     check_flag,
     check_flags_due,
     flag_deadline,
+    flag_if_overdue,
 )
 from .moves import submit_move
-from .reads import read_clock_log, read_game
+from .results import forfeit, set_result
 
 __all__ = [
     "any_flag_due",
@@ -33,13 +36,15 @@ __all__ = [
     "check_flag",
     "check_flags_due",
     "flag_deadline",
+    "flag_if_overdue",
+    "forfeit",
     "game_clock_action",
     "pause_clocks",
-    "read_clock_log",
-    "read_game",
+    "refresh_round_status",
     "resume_clocks",
     "round_clock_action",
     "set_clock_times",
+    "set_result",
     "start_clocks",
     "submit_move",
 ]

@@ -10,14 +10,15 @@ FMJD 10.5 leaves the clock and the session to the competition rules; what is kno
   move (`note_arrival_by_move`, for the move-entry service).
 - Past `start + delay`, a player with no arrival, or an arrival recorded after that limit,
   has lost: "+/-" (black absent), "-/+" (white absent) or "-/-" (both), termination
-  "forfeit". The sweep (`forfeit_late_arrivals`, every 10 s from beat) and a lazy check on
-  `mark_arrived` apply it; every write is a conditional update, so repeats are harmless.
+  "forfeit". The sweep (`forfeit_late_arrivals`, every 10 s from beat) and lazy checks on
+  `mark_arrived` and on a move apply it, through the one ending service (ending.py); each
+  looks again under the game's lock, so repeats are harmless.
+- The reads (round start, arrival limit and state) are in games/selectors.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Min
@@ -25,38 +26,15 @@ from django.utils import timezone
 
 from arbiter.errors import Conflict, Invalid, NotFound
 from arbiter.events.models import AuditEntry, Round
-from arbiter.events.permissions import require_arbiter, require_view_round
-from arbiter.events.services.results import refresh_round_status
+from arbiter.events.permissions import require_arbiter
 from arbiter.games.models import Game
+from arbiter.games.selectors import ArrivalLimit, arrival_limit, round_start
 from rules.outcome import Termination
 
+from .ending import end_locked_game
+from .locking import lock_game
+
 SIDES = ("white", "black")
-
-
-@dataclass(frozen=True)
-class ArrivalLimit:
-    """When the players of one game had to be at the board."""
-
-    round_start: datetime
-    minutes: int
-
-    @property
-    def deadline(self) -> datetime:
-        return self.round_start + timedelta(minutes=self.minutes)
-
-
-def round_start(round_: Round) -> datetime | None:
-    """When the round began: its clocks' first start, else its scheduled start."""
-    started = round_.games.filter(started_at__isnull=False).aggregate(first=Min("started_at"))
-    return started["first"] or round_.scheduled_start
-
-
-def arrival_limit(game: Game, *, start: datetime | None = None) -> ArrivalLimit | None:
-    """The arrival limit of `game`, or None while its round has no start."""
-    start = start or round_start(game.round)
-    if start is None:
-        return None
-    return ArrivalLimit(start, game.round.event.late_arrival_minutes)
 
 
 def _late(arrived_at: datetime | None, deadline: datetime) -> bool:
@@ -71,65 +49,48 @@ def forfeit_result(white_late: bool, black_late: bool) -> str:
     return Game.Result.BLACK_FORFEIT_WIN if white_late else Game.Result.WHITE_FORFEIT_WIN
 
 
-def _forfeit_if_late(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
-    """Forfeit `game` (as read) when a player is late at `now`; True when this call did it."""
-    deadline = limit.deadline
+def _late_sides(game: Game, deadline: datetime, now: datetime) -> tuple[bool, bool]:
+    """(white late, black late) at `now` for a game with an arrival `deadline`."""
     if now <= deadline:
+        return False, False
+    return _late(game.white_arrived_at, deadline), _late(game.black_arrived_at, deadline)
+
+
+def _forfeit_locked(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
+    """Forfeit the locked `game` when a player is late at `now`; True when this call did it.
+    A game already ended (by a second sweep, a result, a move) or an arrival recorded in
+    between makes this a no-op."""
+    if game.result or game.status == Game.Status.FINISHED:
         return False
-    white_late = _late(game.white_arrived_at, deadline)
-    black_late = _late(game.black_arrived_at, deadline)
+    white_late, black_late = _late_sides(game, limit.deadline, now)
     if not (white_late or black_late):
         return False
-    result = forfeit_result(white_late, black_late)
-    # Conditional update: only the game as read (unfinished, same arrivals) is changed, so a
-    # second sweep, or an arrival recorded in between, makes this a no-op.
-    matches = {
-        "pk": game.pk,
-        "result": Game.Result.PENDING,
-        "white_arrived_at": game.white_arrived_at,
-        "black_arrived_at": game.black_arrived_at,
-    }
-    for side in SIDES:
-        if matches[f"{side}_arrived_at"] is None:
-            del matches[f"{side}_arrived_at"]
-            matches[f"{side}_arrived_at__isnull"] = True
-    with transaction.atomic():
-        updated = (
-            Game.objects.filter(**matches)
-            .exclude(status=Game.Status.FINISHED)
-            .update(
-                result=result,
-                termination=Termination.FORFEIT.value,
-                status=Game.Status.FINISHED,
-                finished_at=now,
-                updated_at=now,
-            )
-        )
-        if not updated:
-            return False
-        _stop_clock(game.pk, now)
-        late = [s for s, is_late in (("White", white_late), ("Black", black_late)) if is_late]
-        AuditEntry.objects.create(
-            event_id=game.round.event_id,
-            user=None,
-            action="late_arrival_forfeit",
-            target=f"round {game.round.number} board {game.board}",
-            old={"result": game.result, "status": game.status},
-            new={"result": result, "termination": Termination.FORFEIT.value},
-            reason=(
-                f"{' and '.join(late)} not at the board {limit.minutes} min after the round's "
-                f"start at {limit.round_start:%Y-%m-%d %H:%M:%S} UTC (FMJD 10.5, late arrival)"
-            ),
-        )
-        refresh_round_status(Round.objects.get(pk=game.round_id))
+    late = [s for s, is_late in (("White", white_late), ("Black", black_late)) if is_late]
+    end_locked_game(
+        game,
+        forfeit_result(white_late, black_late),
+        Termination.FORFEIT.value,
+        now=now,
+        action="late_arrival_forfeit",
+        reason=(
+            f"{' and '.join(late)} not at the board {limit.minutes} min after the round's "
+            f"start at {limit.round_start:%Y-%m-%d %H:%M:%S} UTC (FMJD 10.5, late arrival)"
+        ),
+    )
     return True
 
 
-def _stop_clock(game_id: int, now: datetime) -> None:
-    """A forfeited game's clock stops (its flag must not fall afterwards)."""
-    clock = Game.objects.select_related("clock").get(pk=game_id).clock
-    if clock is not None and clock.stop_if_running(now):
-        clock.save()
+def _forfeit_if_late(game: Game, limit: ArrivalLimit, now: datetime) -> bool:
+    """Forfeit `game` (as read, unlocked) when a player is late at `now`: looked at first as
+    read (most sweeps find nobody late and lock nothing), then again under the game's lock."""
+    if not any(_late_sides(game, limit.deadline, now)):
+        return False
+    with transaction.atomic():
+        try:
+            locked = lock_game(game.pk)
+        except NotFound:
+            return False
+        return _forfeit_locked(locked, limit, now)
 
 
 def _candidates():
@@ -180,7 +141,7 @@ def forfeit_if_late(game_id: int, now: datetime | None = None) -> bool:
 
 def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
     """The lazy check for the move-entry service, on its locked `game`: the arrival limit
-    when this call forfeited the game (the instance is then refreshed), else None.
+    when this call forfeited the game, else None.
 
     Cheap once both players have arrived. The locked game carries the round's status and
     scheduled start and the event's delay (services.locking), so this reads the database only
@@ -195,27 +156,22 @@ def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
     round_ = game.round
     if round_.status != Round.Status.PUBLISHED:
         return None
-    started = Game.objects.filter(round_id=game.round_id, started_at__isnull=False).aggregate(
-        first=Min("started_at")
-    )["first"]
-    start = started or round_.scheduled_start
+    start = round_start(round_)
     if start is None:
         return None
     limit = ArrivalLimit(start, round_.event.late_arrival_minutes)
-    if not _forfeit_if_late(game, limit, now):
-        return None
-    game.refresh_from_db()
-    return limit
+    return limit if _forfeit_locked(game, limit, now) else None
 
 
 def _check_side(game: Game, side: str) -> None:
     if side not in SIDES:
         raise Invalid(
-            f"side must be 'white' or 'black', not {side!r}",
+            "game.bad_side",
+            side=side,
             details={"field": "side", "allowed": list(SIDES)},
         )
     if getattr(game, f"{side}_id") is None:
-        raise Invalid(f"board {game.board} has no {side} player (a bye)", details={"field": "side"})
+        raise Invalid("arrival.bye_side", board=game.board, side=side, details={"field": "side"})
 
 
 def mark_arrived(game_id: int, side: str, *, by, now: datetime | None = None) -> Game:
@@ -227,7 +183,7 @@ def mark_arrived(game_id: int, side: str, *, by, now: datetime | None = None) ->
     now = now or timezone.now()
     game = Game.objects.select_related("round__event").filter(pk=game_id).first()
     if game is None:
-        raise NotFound(f"game {game_id} does not exist")
+        raise NotFound("game.not_found", game_id=game_id)
     require_arbiter(by, game.round.event)
     _check_side(game, side)
     forfeit_if_late(game.pk, now)  # commits on its own: the forfeit is due whatever we say
@@ -236,8 +192,11 @@ def mark_arrived(game_id: int, side: str, *, by, now: datetime | None = None) ->
         game = Game.objects.select_for_update().select_related("round__event").get(pk=game.pk)
         if game.status == Game.Status.FINISHED or game.result:
             raise Conflict(
-                f"board {game.board} is already over ({game.get_result_display()}, "
-                f"{game.termination or 'result entered'}): {side} cannot be marked present",
+                "arrival.game_over",
+                board=game.board,
+                result=game.get_result_display(),
+                termination=game.termination or "result entered",
+                side=side,
                 details={
                     "result": game.result,
                     "termination": game.termination,
@@ -272,26 +231,3 @@ def note_arrival_by_move(game: Game, side: str, now: datetime) -> list[str]:
         return []
     setattr(game, field, now)
     return [field]
-
-
-def game_for_arrival(game_id: int, *, by) -> Game:
-    """The game, for a reader allowed to see its round (permissions.can_view_round)."""
-    game = Game.objects.select_related("round__event").filter(pk=game_id).first()
-    if game is None:
-        raise NotFound(f"game {game_id} does not exist")
-    require_view_round(by, game.round, f"game {game_id}")
-    return game
-
-
-def arrival_state(game: Game, now: datetime | None = None) -> dict:
-    """For pages and the API: who has arrived, and until when they may."""
-    now = now or timezone.now()
-    limit = arrival_limit(game)
-    return {
-        "white_arrived_at": game.white_arrived_at,
-        "black_arrived_at": game.black_arrived_at,
-        "round_start": limit.round_start if limit else None,
-        "late_arrival_minutes": game.round.event.late_arrival_minutes,
-        "deadline": limit.deadline if limit else None,
-        "server_time": now,
-    }

@@ -17,6 +17,7 @@ from arbiter.games.models import Game
 from clocks import clock as clockmath
 from clocks.models import Clock, ClockLog
 from clocks.timecontrol import TimeControlError
+from rules import Color
 
 from .flags import flag_if_due, on_commit_arm
 from .locking import lock_game, save_clock, save_game, server_now
@@ -37,7 +38,7 @@ def _ensure_clock(game: Game) -> Clock:
     try:
         clock = Clock.for_time_control(tag)
     except (TimeControlError, ValueError) as exc:
-        raise Invalid(f"the event's time control {tag!r} cannot run a clock: {exc}") from None
+        raise Invalid("clock_action.bad_time_control", tag=tag, error=exc) from None
     clock.save()
     game.clock = clock
     game.save(update_fields=["clock", "updated_at"])
@@ -52,11 +53,13 @@ def _apply(game: Game, action: str, *, by, reason: str, side=None, delta_ms=None
     """
     clock = _ensure_clock(game) if action == "start" else game.clock
     if clock is None:
-        raise Conflict(f"game {game.pk} has no clock yet: start it first")
+        raise Conflict("clock_action.no_clock", game=game.pk)
     now = server_now(clock)
     if game.status == Game.Status.FINISHED:
         raise Conflict(
-            f"the game is over ({game.result}, {game.termination}): its clock cannot change",
+            "clock_action.game_over",
+            result=game.result,
+            termination=game.termination,
             details={"game": selectors.game_state(game, now)},
         )
     before, tc = clock.state, clock.tc
@@ -64,21 +67,24 @@ def _apply(game: Game, action: str, *, by, reason: str, side=None, delta_ms=None
         if action == "start":
             # FMJD Annex 3: the referee starts White's clock (the side to move, for a game
             # that starts from a set position).
-            turn = selectors.rules_game(game).position.turn.name.lower()
-            after = clockmath.start(before, tc, now, clockmath.Side(turn))
+            turn = selectors.rules_game(game).position.turn
+            after = clockmath.start(before, tc, now, turn)
         elif action == "pause":
             after = clockmath.pause(before, now)
         elif action == "resume":
             after = clockmath.resume(before, now)
         elif action == "adjust":
-            after = clockmath.adjust(before, clockmath.Side(side), delta_ms, tc, now)
+            after = clockmath.adjust(before, Color(side), delta_ms, tc, now)
         elif action == "set":
             after = clockmath.set_times(before, kw["white_ms"], kw["black_ms"], tc, now)
         else:
-            raise Invalid(f"unknown clock action {action!r}: one of {', '.join(GAME_ACTIONS)}")
+            raise Invalid("clock_action.unknown", action=action, actions=list(GAME_ACTIONS))
     except clockmath.ClockError as exc:
         raise Conflict(
-            f"cannot {action} the clock of game {game.pk}: {exc}",
+            "clock_action.refused",
+            action=action,
+            game=game.pk,
+            error=exc,
             details={"game": selectors.game_state(game, now)},
         ) from None
     clock.apply(after, tc)
@@ -117,7 +123,9 @@ def _game_action(game_or_id, action: str, *, by, **kw) -> dict:
         if not (flag_if_due(game, now) and game.status == Game.Status.FINISHED):
             return _apply(game, action, by=by, **kw)
         refused = Conflict(
-            f"{game.flag_side}'s flag fell at {game.flag_at.isoformat()}: the game is over",
+            "clock_action.flag_fell",
+            flag_side=game.flag_side,
+            at=game.flag_at.isoformat(),
             details={"game": selectors.game_state(game, now)},
         )
     raise refused
@@ -125,7 +133,7 @@ def _game_action(game_or_id, action: str, *, by, **kw) -> dict:
 
 def _require_reason(reason: str, action: str) -> str:
     if not isinstance(reason, str) or not reason.strip():
-        raise Invalid(f"a reason is required to {action} a clock (it goes into the clock's log)")
+        raise Invalid("clock_action.reason_required", action=action)
     return reason.strip()
 
 
@@ -145,9 +153,9 @@ def resume_clocks(game_or_id, *, by, reason: str = "") -> dict:
 def adjust_clock(game_or_id, side: str, delta_ms: int, *, by, reason: str) -> dict:
     """Add (or take away, negative) `delta_ms` to `side`'s clock; its deadline moves as much."""
     if side not in ("white", "black"):
-        raise Invalid(f"side must be 'white' or 'black', not {side!r}")
+        raise Invalid("game.bad_side", side=side)
     if not isinstance(delta_ms, int) or isinstance(delta_ms, bool) or delta_ms == 0:
-        raise Invalid(f"delta_ms must be a non-zero whole number of milliseconds, not {delta_ms!r}")
+        raise Invalid("clock_action.bad_delta", delta_ms=delta_ms)
     return _game_action(
         game_or_id,
         "adjust",
@@ -162,7 +170,7 @@ def set_clock_times(game_or_id, white_ms: int, black_ms: int, *, by, reason: str
     """Set what both clocks show (a faulty clock replaced, the times corrected)."""
     for name, value in (("white_ms", white_ms), ("black_ms", black_ms)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise Invalid(f"{name} must be a whole number of milliseconds >= 0, not {value!r}")
+            raise Invalid("clock_action.bad_time", name=name, value=value)
     return _game_action(
         game_or_id,
         "set",
@@ -181,11 +189,13 @@ def round_clock_action(round_id: int, action: str, *, by, reason: str = "") -> d
     already started/paused/running) are listed with the reason and left as they are.
     """
     if action not in ROUND_ACTIONS:
-        raise Invalid(f"unknown round clock action {action!r}: one of {', '.join(ROUND_ACTIONS)}")
+        raise Invalid(
+            "clock_action.unknown_round_action", action=action, actions=list(ROUND_ACTIONS)
+        )
     try:
         rnd = Round.objects.select_related("event").get(pk=round_id)
     except (Round.DoesNotExist, ValueError, TypeError):
-        raise NotFound(f"round {round_id!r} does not exist") from None
+        raise NotFound("round.not_found", round_id=round_id) from None
     require_arbiter(by, rnd.event)
     changed, skipped = [], []
     with transaction.atomic():
@@ -203,7 +213,7 @@ def round_clock_action(round_id: int, action: str, *, by, reason: str = "") -> d
                     _apply(game, action, by=by, reason=reason)
                 changed.append(game_id)
             except Conflict as exc:
-                skipped.append({"game": game_id, "reason": exc.message})
+                skipped.append({"game": game_id, "code": exc.code, "reason": exc.message})
     return {"round": rnd.pk, "action": action, "changed": changed, "skipped": skipped}
 
 
@@ -224,10 +234,10 @@ def game_clock_action(
         return action_fn[action](game_id, by=by, reason=reason)
     if action == "adjust":
         if side is None or delta_ms is None:
-            raise Invalid("action 'adjust' needs 'side' ('white' or 'black') and 'delta_ms'")
+            raise Invalid("clock_action.adjust_needs_side_and_delta")
         return adjust_clock(game_id, side, delta_ms, by=by, reason=reason)
     if action == "set":
         if white_ms is None or black_ms is None:
-            raise Invalid("action 'set' needs both 'white_ms' and 'black_ms'")
+            raise Invalid("clock_action.set_needs_both")
         return set_clock_times(game_id, white_ms, black_ms, by=by, reason=reason)
-    raise Invalid(f"unknown clock action {action!r}: one of {', '.join(GAME_ACTIONS)}")
+    raise Invalid("clock_action.unknown", action=action, actions=list(GAME_ACTIONS))

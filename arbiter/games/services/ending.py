@@ -1,16 +1,35 @@
-"""Ending a game: result, termination, status and the clock stopped, in the caller's transaction."""
+"""The one way a game ends (docs/design.md, "How a game ends").
+
+Whatever ends a locked game (a move or a draw rule, a flag, a late arrival, an arbiter's
+result or forfeit, and later claims and rulings), `end_game` decides what the ending writes:
+the result, termination, status and end time of the game, the clock stopped (and a STOP line
+in its log), one audit entry saying who (None: the system) and why; then the round is
+finished when its last board is. Everything happens in the caller's transaction.
+
+Two forms, one decision:
+- `end_locked_game`: end and write at once (arrival, results).
+- `end_game` returns an `Ending` whose writes the caller sends with its own (a move's or a
+  flag's single statement on PostgreSQL, the sweep's bulk writes): the caller saves the game's
+  `fields` and the clock's state, then calls `insert_ending_rows` and, after its writes,
+  `close_rounds`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.utils import timezone
 
-from arbiter.events.models import AuditEntry
-from arbiter.events.services.results import refresh_round_status
+from arbiter import messages
+from arbiter.events.models import AuditEntry, Round
 from arbiter.games.models import Game
 from arbiter.infra import sqlrows
+from clocks.models import ClockLog
 from rules.outcome import Score, Termination
+
+from .locking import save_clock, save_game
 
 _RESULT_OF_SCORE = {
     Score.WHITE_WINS: Game.Result.WHITE_WINS,
@@ -18,57 +37,156 @@ _RESULT_OF_SCORE = {
     Score.BLACK_WINS: Game.Result.BLACK_WINS,
 }
 
-
-def finish_game(game: Game, score: Score, termination: Termination, now: datetime) -> None:
-    """Set the result and stop the clock; the caller saves the game (fields listed in
-    FINISH_FIELDS) and its clock within the transaction that holds its lock."""
-    game.result = _RESULT_OF_SCORE[Score(score)]
-    game.termination = Termination(termination).value
-    game.status = Game.Status.FINISHED
-    game.finished_at = now
-    if game.clock is not None:
-        game.clock.stop_if_running(now)
-
-
+#: The game's columns an ending changes.
 FINISH_FIELDS = ["result", "termination", "status", "finished_at", "updated_at"]
 
 
-#: Why a game ended by itself, for the event's log.
-_REASONS = {
-    Termination.NO_PIECES: "no pieces left (FMJD 7.2.3)",
-    Termination.BLOCKED: "no legal move for the side to play (FMJD 7.2.2)",
-    Termination.DRAW_REPETITION: "same position a third time, same side to move (FMJD 6.1)",
-    Termination.DRAW_25_MOVES: "25 moves each with kings only, no man move, no capture (FMJD 6.2)",
-    Termination.DRAW_16_MOVES: "16 moves each in a 6.3 ending (FMJD 6.3)",
-    Termination.DRAW_5_MOVES: "5 moves each in a 6.4 ending (FMJD 6.4)",
-    Termination.FLAG: "time exceeded",
-}
+def result_of(score: Score) -> str:
+    """The game's result code of the rules engine's score."""
+    return _RESULT_OF_SCORE[Score(score)]
 
 
-def record_endings(games: list[Game]) -> None:
-    """After locked games ended by rule or flag (saved, in the same transaction): one log
-    line each, as for a result an arbiter enters, and their rounds finished when every board
-    is. The rounds are the ones the lock read (locking.lock_games), not read again."""
-    finished = [g for g in games if g.status == Game.Status.FINISHED]
-    if not finished:
+def automatic_reason(termination: str) -> str:
+    """The log's reason for a game the rules or the clock ended (nobody entered it)."""
+    return messages.automatic_ending(Termination(termination))
+
+
+@dataclass
+class Ending:
+    """What one ending writes besides the game's columns (`fields`) and the clock's state."""
+
+    game: Game
+    fields: list[str]
+    clock_log: dict | None  # the clock's STOP line (None: no clock was running)
+    audit: dict
+
+
+def _user_id(by) -> int | None:
+    return by.pk if getattr(by, "is_authenticated", False) else None
+
+
+def _audit_row(game: Game, *, by, action: str, old: dict, reason: str, now: datetime) -> dict:
+    return {
+        "event_id": game.round.event_id,
+        "user_id": _user_id(by),
+        "at": now,
+        "action": action,
+        "target": f"round {game.round.number} board {game.board}",
+        "old": old,
+        "new": {"result": game.result, "termination": game.termination, "game_id": game.pk},
+        "reason": reason,
+    }
+
+
+def end_game(
+    game: Game,
+    result: str,
+    termination: str,
+    *,
+    now: datetime,
+    by=None,
+    reason: str = "",
+    action: str = "game.result",
+) -> Ending:
+    """End the locked `game` in memory with `result` and `termination` (a correction of a
+    finished game keeps its end time). Returns what the caller writes; see the module."""
+    old = {"result": game.result, "termination": game.termination}
+    game.result = result
+    game.termination = termination
+    if game.status != Game.Status.FINISHED or game.finished_at is None:
+        game.finished_at = now
+    game.status = Game.Status.FINISHED
+    clock_log = None
+    clock = game.clock
+    if clock is not None:
+        before = clock.state
+        if clock.stop_if_running(now):  # no flag can fall on a finished game
+            clock_log = ClockLog.row(
+                clock.pk,
+                ClockLog.Action.STOP,
+                before,
+                clock.state,
+                at=now,
+                reason=f"game over ({result}): {reason}" if reason else f"game over ({result})",
+                user_id=_user_id(by),
+            )
+    audit = _audit_row(game, by=by, action=action, old=old, reason=reason, now=now)
+    return Ending(game, list(FINISH_FIELDS), clock_log, audit)
+
+
+def reopen_game(game: Game, *, by, reason: str, now: datetime) -> Ending:
+    """An arbiter clears the result of the locked `game` (a correction): it is open again,
+    scheduled or running as its moves say; the clock stays as it is."""
+    old = {"result": game.result, "termination": game.termination}
+    game.result, game.termination = Game.Result.PENDING, ""
+    game.status = Game.Status.RUNNING if game.ply else Game.Status.SCHEDULED
+    game.finished_at = None
+    audit = _audit_row(
+        game, by=by, action="game.result_correction", old=old, reason=reason, now=now
+    )
+    return Ending(game, list(FINISH_FIELDS), None, audit)
+
+
+def insert_ending_rows(endings: list[Ending], *, clock_logs: Sequence[dict] = ()) -> None:
+    """Insert the endings' STOP lines (after `clock_logs`, the caller's own lines at the same
+    instant, e.g. the flag's) and audit entries. For one game, plain statements that join
+    the caller's sqlrows.together(); for many (the sweep), one bulk insert per table."""
+    logs = [*clock_logs, *(e.clock_log for e in endings if e.clock_log)]
+    audits = [e.audit for e in endings]
+    if len(endings) <= 1 and len(logs) <= 2:  # a move or a flag: prepared, fixed statements
+        if logs:
+            sqlrows.insert_rows(ClockLog, logs)  # one statement: the lines keep their order
+        if audits:
+            sqlrows.insert_row(AuditEntry, audits[0])
         return
-    entries = [
-        {
-            "event_id": game.round.event_id,
-            "user_id": None,
-            "at": timezone.now(),
-            "action": "game.result",
-            "target": f"round {game.round.number} board {game.board}",
-            "old": {"result": ""},
-            "new": {"result": game.result, "termination": game.termination, "game_id": game.pk},
-            "reason": f"automatic: {_REASONS.get(Termination(game.termination), game.termination)}",
-        }
-        for game in finished
-    ]
-    if len(entries) == 1:  # a move or a flag: a plain statement (the ORM's cost ~2 ms more)
-        sqlrows.insert_row(AuditEntry, entries[0])
-    else:
-        AuditEntry.objects.bulk_create(AuditEntry(**entry) for entry in entries)
-    rounds = {game.round_id: game.round for game in finished}
+    ClockLog.objects.bulk_create(ClockLog(**row) for row in logs)
+    AuditEntry.objects.bulk_create(AuditEntry(**row) for row in audits)
+
+
+def close_rounds(endings: list[Ending]) -> None:
+    """After the endings' games are saved: their rounds finished when every board is (and
+    published again when a result is cleared). The rounds are the ones the lock read."""
+    rounds = {e.game.round_id: e.game.round for e in endings}
     for _, round_ in sorted(rounds.items()):  # in id order: two sweeps lock rounds alike
         refresh_round_status(round_)
+
+
+def write_ending(ending: Ending) -> None:
+    """Write one ending at once: the game, the clock, the STOP line, the audit entry, the round."""
+    game = ending.game
+    with sqlrows.together():
+        if ending.clock_log is not None:
+            save_clock(game.clock)
+        save_game(game, ending.fields)
+        insert_ending_rows([ending])
+    close_rounds([ending])
+
+
+def end_locked_game(game: Game, result: str, termination: str, **kw) -> Ending:
+    """`end_game` and its writes at once, for a caller that writes nothing else."""
+    ending = end_game(game, result, termination, now=kw.pop("now", None) or timezone.now(), **kw)
+    write_ending(ending)
+    return ending
+
+
+def refresh_round_status(round_: Round) -> Round:
+    """A published round is finished when every board has a result (and back, on a correction).
+
+    Call it in the transaction that changed a result, after locking that game. The round row
+    is locked before the boards are counted: two last boards ending at once would otherwise
+    each count the other as open (its result not yet committed) and leave the round published.
+    The second waits for the first to commit, then counts again and sees both results.
+    """
+    if round_.status == Round.Status.DRAFT:
+        return round_
+    round_.status = (
+        Round.objects.select_for_update().values_list("status", flat=True).get(pk=round_.pk)
+    )
+    if round_.status == Round.Status.DRAFT:
+        return round_
+    open_boards = round_.games.filter(result="").exists()
+    status = Round.Status.PUBLISHED if open_boards else Round.Status.FINISHED
+    if status != round_.status:
+        round_.status = status
+        round_.save(update_fields=["status"])
+    return round_

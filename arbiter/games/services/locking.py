@@ -73,10 +73,10 @@ def lock_game(game_id: int, *, by=None) -> Game:
     try:
         game_id = int(game_id)
     except (TypeError, ValueError):
-        raise NotFound(f"game {game_id!r} does not exist") from None
+        raise NotFound("game.not_found", game_id=game_id) from None
     games = lock_games([game_id], by=by)
     if not games:
-        raise NotFound(f"game {game_id!r} does not exist")
+        raise NotFound("game.not_found", game_id=game_id)
     return games[0]
 
 

@@ -1,9 +1,10 @@
-"""Move entry (DESIGN.md, "The path of one move")."""
+"""Move entry (docs/design.md, "The path of a move")."""
 
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 
+from arbiter import messages
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events.permissions import is_arbiter, player_side
 from arbiter.games import selectors
@@ -14,7 +15,7 @@ from clocks import clock as clockmath
 from clocks.timecontrol import TimeControl, TimeControlError
 from rules import AmbiguousMove, IllegalMove, Position
 
-from .ending import FINISH_FIELDS, finish_game, record_endings
+from .ending import automatic_reason, close_rounds, end_game, insert_ending_rows, result_of
 from .flags import flag_if_due, on_commit_arm
 from .locking import lock_game, save_clock, save_game, server_now
 
@@ -32,28 +33,30 @@ def _timed(tag: str) -> bool:
 
 def _check_input(ply, move, request_id) -> None:
     if not isinstance(ply, int) or isinstance(ply, bool) or ply < 1:
-        raise Invalid(f"ply must be a whole number from 1 (the next ply), not {ply!r}")
+        raise Invalid("move.bad_ply", ply=ply)
     if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_TEXT:
-        raise Invalid(f"move must be a move in PDN notation such as '32-28', not {move!r}")
+        raise Invalid("move.bad_move_text", move=move)
     if not isinstance(request_id, str) or not request_id or len(request_id) > MAX_REQUEST_ID:
-        raise Invalid(
-            f"request_id must be a non-empty string of at most {MAX_REQUEST_ID} characters "
-            "(the client's id of this submission, the same on every retry)"
-        )
+        raise Invalid("move.bad_request_id", max_length=MAX_REQUEST_ID)
 
 
 def _replay(game: Game, prior: Move, ply: int, move: str) -> dict:
     """The first answer to a request_id, for a retry of it (the same ply and move)."""
     if prior.ply != ply:
         raise Conflict(
-            f"request_id was already used for ply {prior.ply} ({prior.notation}), not ply {ply}",
+            "move.request_id_other_ply",
+            prior_ply=prior.ply,
+            prior_notation=prior.notation,
+            ply=ply,
             details={"game": selectors.game_state(game)},
         )
     if not _same_move(game, prior, move):
         # Not a retry: answering with the first move would tell the client its move stood.
         raise Conflict(
-            f"request_id was already used for ply {prior.ply} ({prior.notation}), not for "
-            f"{move!r}: a new submission needs a new request_id",
+            "move.request_id_other_move",
+            prior_ply=prior.ply,
+            prior_notation=prior.notation,
+            move=move,
             details={"game": selectors.game_state(game)},
         )
     return selectors.state_as_answered(prior)
@@ -81,7 +84,7 @@ class _Refused:
         self.error = error
 
 
-def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:  # noqa: C901
+def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:
     """Play `move` as ply number `ply` of the game; return the game's state after it, with
     the move as stored under "move" (not the whole list of moves: GET has it).
 
@@ -105,12 +108,15 @@ def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> di
         prior = Move.objects.filter(game=game, request_id=request_id).first()
         if prior is not None:
             raise Conflict(
-                f"request_id was already used for ply {prior.ply} ({prior.notation}), "
-                f"not ply {ply}",
+                "move.request_id_other_ply",
+                prior_ply=prior.ply,
+                prior_notation=prior.notation,
+                ply=ply,
                 details={"game": selectors.game_state(game)},
             ) from None
         raise Conflict(
-            f"ply {ply} was stored meanwhile by another request; read the game again",
+            "move.ply_stored_meanwhile",
+            ply=ply,
             details={"game": selectors.game_state(game)},
         ) from None
     if isinstance(answer, _Refused):
@@ -118,29 +124,63 @@ def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> di
     return answer
 
 
-def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:
+def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict | _Refused:
+    """The path of one move under the game's lock (docs/design.md), step by step."""
     game = lock_game(game_id, by=by)
-    event = game.round.event
-    arbiter = is_arbiter(by, event)
-    side = player_side(by, game)
-    if not arbiter and side is None:
-        raise Forbidden(f"only an arbiter of '{event}' or a player of this game may enter moves")
-
+    arbiter, side = _mover(game, by)
     if ply <= game.ply:
         # A retry of an accepted move comes with its (now stale) ply. A request_id reused
         # for a new ply is caught by the unique constraint when the move is stored.
         prior = Move.objects.filter(game=game, request_id=request_id).first()
         if prior is not None:
             return _replay(game, prior, ply, move)
+    now = server_now(game.clock)
+    refused = _ended_before_the_move(game, now)
+    if refused is not None:
+        return refused
+    rules_game = selectors.rules_game(game)
+    turn = rules_game.position.turn.value
+    _check_playable(game, ply, now, turn=turn, arbiter=arbiter, side=side)
+    parsed, notation = _parse(rules_game.position, move, ply)
+    refused = _charge_clock(game, now, turn)
+    if refused is not None:
+        return refused
+    fields, endings = _play(game, rules_game, parsed, ply, turn, now)
+    answer = _store(
+        game,
+        rules_game,
+        fields,
+        endings,
+        ply=ply,
+        notation=notation,
+        now=now,
+        request_id=request_id,
+        by=by,
+    )
+    on_commit_arm(game)
+    return answer
 
-    clock = game.clock
-    now = server_now(clock)
+
+def _mover(game: Game, by) -> tuple[bool, str | None]:
+    """(whether `by` is an arbiter of the event, the side `by` plays in this game or None)."""
+    event = game.round.event
+    arbiter = is_arbiter(by, event)
+    side = player_side(by, game)
+    if not arbiter and side is None:
+        raise Forbidden("move.only_arbiter_or_player", event=event)
+    return arbiter, side
+
+
+def _ended_before_the_move(game: Game, now) -> _Refused | None:
+    """The lazy checks: a flag that fell or a late arrival ends the game before the move is
+    looked at; the refusal commits with that ending."""
     if flag_if_due(game, now):
         # The clock is the authority: the mover's time had run out before the move arrived.
         return _Refused(
             Conflict(
-                f"{game.flag_side}'s time ran out at {game.flag_at.isoformat()}: "
-                "the move is refused and the flag recorded",
+                "move.time_ran_out_flag_recorded",
+                flag_side=game.flag_side,
+                at=game.flag_at.isoformat(),
                 details={"game": selectors.game_state(game, now)},
             )
         )
@@ -149,83 +189,116 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         # FMJD 10.5 (competition rules): a player later than the event's delay has lost.
         return _Refused(
             Conflict(
-                f"the game is over: lost by forfeit ({game.result}), a player was not at the "
-                f"board {late.minutes} min after the round's start",
+                "move.lost_by_late_arrival",
+                result=game.result,
+                minutes=late.minutes,
                 details={"game": selectors.game_state(game, now)},
             )
         )
+    return None
+
+
+def _check_playable(game: Game, ply: int, now, *, turn: str, arbiter: bool, side) -> None:
+    """Conflict or Forbidden unless a move may be played now: the game open, `ply` the next
+    ply, the mover's turn, no flag pending, the clock started and running."""
     if game.status == Game.Status.FINISHED:
         raise Conflict(
-            f"the game is over ({game.result}, {game.termination}): no more moves",
+            "move.game_over",
+            result=game.result,
+            termination=game.termination,
             details={"game": selectors.game_state(game, now)},
         )
     if ply != game.ply + 1:
         raise Conflict(
-            f"ply {ply} is not the next ply: the game is at ply {game.ply}, "
-            f"so the next move is ply {game.ply + 1}",
+            "move.not_next_ply",
+            ply=ply,
+            next_ply=game.ply + 1,
+            game_ply=game.ply,
             details={"game": selectors.game_state(game, now)},
         )
-    rules_game = selectors.rules_game(game)
-    turn = rules_game.position.turn.name.lower()
     if not arbiter and side != turn:
-        raise Forbidden(f"it is {turn}'s turn: the {side} player may not move now")
+        raise Forbidden("move.not_your_turn", turn=turn, side=side)
     if game.flag_side:
         raise Conflict(
-            f"{game.flag_side}'s flag fell at {game.flag_at.isoformat()}: no move until the "
-            "flag is claimed or an arbiter gives time back",
+            "move.flag_fell",
+            flag_side=game.flag_side,
+            at=game.flag_at.isoformat(),
             details={"game": selectors.game_state(game, now)},
         )
-    if clock is None and _timed(event.time_control):
+    _check_clock(game, now)
+
+
+def _check_clock(game: Game, now) -> None:
+    clock = game.clock
+    if clock is None and _timed(game.round.event.time_control):
         raise Conflict(
-            "the clocks have not been started: an arbiter starts them first",
+            "move.clocks_not_started",
             details={"game": selectors.game_state(game, now)},
         )
     if clock is not None:
         if not clock.started:
             raise Conflict(
-                "the clocks have not been started: an arbiter starts them first",
+                "move.clocks_not_started",
                 details={"game": selectors.game_state(game, now)},
             )
         if clock.paused:
             raise Conflict(
-                "the clocks are paused: an arbiter resumes them first",
+                "move.clocks_paused",
                 details={"game": selectors.game_state(game, now)},
             )
 
-    # FMJD 3-4 (legal moves, majority capture): the engine is the judge.
-    position = rules_game.position
+
+def _parse(position: Position, move: str, ply: int) -> tuple[object, str]:
+    """The move and its notation as stored. FMJD 3-4 (legal moves, majority capture): the
+    engine is the judge."""
     try:
         parsed = position.parse_move(move)
     except AmbiguousMove as exc:
         raise Invalid(
-            f"move {move!r} at ply {ply} is ambiguous: {exc.reason}; give every landing square",
+            "move.ambiguous_at_ply",
+            move=move,
+            ply=ply,
+            reason=exc,
             details={
-                "reason": exc.reason,
+                "reason": messages.words(exc),
                 "candidates": list(exc.candidates),
                 "legal_moves": list(exc.legal),
             },
         ) from None
     except IllegalMove as exc:
         raise Invalid(
-            f"move {move!r} at ply {ply} is not legal: {exc.reason}",
-            details={"reason": exc.reason, "legal_moves": list(exc.legal)},
+            "move.illegal_at_ply",
+            move=move,
+            ply=ply,
+            reason=exc,
+            details={"reason": messages.words(exc), "legal_moves": list(exc.legal)},
         ) from None
-    notation = position.move_text(parsed)
+    return parsed, position.move_text(parsed)
 
-    if clock is not None:
-        try:
-            new_state = clockmath.press(clock.state, clock.tc, now)
-        except clockmath.FlagFallen:
-            # flag_if_due() said no, press() says yes: the same instant; the clock rules.
-            flag_if_due(game, now)
-            return _Refused(
-                Conflict(
-                    f"{game.flag_side or turn}'s time ran out: the move is refused",
-                    details={"game": selectors.game_state(game, now)},
-                )
+
+def _charge_clock(game: Game, now, turn: str) -> _Refused | None:
+    """Press the mover's clock at the server's `now` (in memory)."""
+    clock = game.clock
+    if clock is None:
+        return None
+    try:
+        new_state = clockmath.press(clock.state, clock.tc, now)
+    except clockmath.FlagFallen:
+        # flag_if_due() said no, press() says yes: the same instant; the clock rules.
+        flag_if_due(game, now)
+        return _Refused(
+            Conflict(
+                "move.time_ran_out",
+                side=game.flag_side or turn,
+                details={"game": selectors.game_state(game, now)},
             )
-        clock.apply(new_state)
+        )
+    clock.apply(new_state)
+    return None
 
+
+def _play(game: Game, rules_game, parsed, ply: int, turn: str, now) -> tuple[list[str], list]:
+    """Play the move on the game in memory; (the game's fields to save, its ending if any)."""
     rules_game.push(parsed)
     game.fen = rules_game.position.fen()
     game.ply = ply
@@ -237,17 +310,29 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         game.started_at = game.started_at or now
         fields += ["status", "started_at"]
     outcome = rules_game.outcome()
-    if outcome is not None:
-        # FMJD 7.2.2 / 7.2.3 (blocked, no pieces) and 6.1-6.4 (draws the arbiter must declare:
-        # "la fin de partie sera considérée égale"): the game ends with this move.
-        finish_game(game, outcome.score, outcome.termination, now)
-        fields += FINISH_FIELDS
+    if outcome is None:
+        return fields, []
+    # FMJD 7.2.2 / 7.2.3 (blocked, no pieces) and 6.1-6.4 (draws the arbiter must declare:
+    # "la fin de partie sera considérée égale"): the game ends with this move.
+    ending = end_game(
+        game,
+        result_of(outcome.score),
+        outcome.termination,
+        now=now,
+        reason=automatic_reason(outcome.termination),
+    )
+    return fields + ending.fields, [ending]
+
+
+def _store(game, rules_game, fields, endings, *, ply, notation, now, request_id, by) -> dict:
+    """Write the clock, the game, the Move row and the ending's rows (plain writes whose
+    counts nobody reads: one statement on PostgreSQL), then the round; the answer."""
+    clock = game.clock
     white_ms = black_ms = None
     if clock is not None:
         white_ms, black_ms = clockmath.remaining(clock.state, clock.tc, now)
     answer = selectors.game_state(game, now, record=rules_game, with_moves=False)
     record = selectors.move_record(ply, notation, game.fen, white_ms, black_ms, now)
-    # Plain writes of three rows whose counts nobody reads: one statement on PostgreSQL.
     with sqlrows.together():
         if clock is not None:
             save_clock(clock)
@@ -267,7 +352,6 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
                 "response": answer,
             },
         )
-    if outcome is not None:
-        record_endings([game])
-    on_commit_arm(game)
+        insert_ending_rows(endings)
+    close_rounds(endings)
     return {**answer, "move": record}

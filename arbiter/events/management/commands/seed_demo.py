@@ -20,6 +20,7 @@ from django.db import transaction
 
 from arbiter.events import services
 from arbiter.events.models import Event
+from arbiter.games import services as game_services
 from arbiter.games.models import Game
 from rules.outcome import Termination
 
@@ -121,7 +122,7 @@ def seed(password: str) -> Event:
     )
     event.slug = DEMO_SLUG  # a stable address for the demo
     event.save(update_fields=["slug"])
-    services.set_arbiters(event, [arbiter], by=organizer)
+    services.set_arbiters(event, [arbiter], by=organizer, chief=arbiter)
     players = []
     for i, (surname, given, fed) in enumerate(PLAYERS):
         players.append(
@@ -144,6 +145,6 @@ def seed(password: str) -> Event:
             break
         for game in round_.games.select_related("white", "black").filter(result=""):
             result, termination = _random_result(rng, game.white, game.black)
-            services.set_result(game, result, termination=termination, by=arbiter)
+            game_services.set_result(game, result, termination=termination, by=arbiter)
     event.refresh_from_db()
     return event

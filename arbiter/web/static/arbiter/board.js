@@ -69,7 +69,9 @@
   function render(newState) {
     state = newState;
     var status = state.status;
-    var line = status.charAt(0).toUpperCase() + status.slice(1);
+    // A running game whose clock is paused reads "Paused", as its clocks do.
+    var shown = status === "running" && state.clock && state.clock.paused ? "paused" : status;
+    var line = shown.charAt(0).toUpperCase() + shown.slice(1);
     if (state.result) line += " · " + state.result + (state.termination ? " (" + state.termination.replace(/_/g, " ") + ")" : "");
     if (state.flag) line += " · flag: " + state.flag.side;
     $("game-status").textContent = line;
@@ -165,7 +167,7 @@
       face.classList.toggle("running", !!running);
       face.classList.toggle("flag", !!(state.flag && state.flag.side === side));
       var sub = "";
-      if (clock && clock.moves) sub = clock.moves[side] + " moves";
+      if (clock && clock.moves) sub = C.movesText(clock.moves[side]);
       if (clock && clock.period && clock.period[side]) sub += " · period " + (clock.period[side] + 1);
       $(side + "-sub").textContent = sub;
     });
@@ -319,7 +321,7 @@
     });
   }
 
-  /* The clock's log: every start, pause, adjustment and flag, with who and why. */
+  /* The clock's log: every start, pause, adjustment, flag and stop, with who and why. */
   function logAction(e) {
     var text = e.action.charAt(0).toUpperCase() + e.action.slice(1);
     if (e.side) text += " " + e.side;

@@ -144,7 +144,13 @@
     });
   }
 
+  /* "1 move", "2 moves": the moves a side has played, under its clock. */
+  function movesText(n) {
+    return n + (n === 1 ? " move" : " moves");
+  }
+
   window.ArbiterClock = {
+    movesText: movesText,
     ServerTime: ServerTime,
     postJson: postJson,
     format: format,
@@ -189,14 +195,16 @@
         var shown = r ? format(r[side]) : "–";
         var timeBox = face.querySelector(".time");
         timeBox.textContent = shown;
+        // Narrower digits as the text grows, so that "0:00.0" or "1:30:00" fits its half.
         timeBox.classList.toggle("long", shown.length >= 7);
+        timeBox.classList.toggle("mid", shown.length === 6);
         var running = clock && clock.running === side && !clock.paused && state.status !== "finished";
         face.classList.toggle("running", !!running);
         face.classList.toggle("low", !!(r && r[side] < 60000));
         var flagged = (state.flag && state.flag.side === side) || (r && r[side] <= 0 && clock && clock.started);
         face.classList.toggle("flag", !!flagged);
         var moves = clock && clock.moves ? clock.moves[side] : null;
-        face.querySelector(".sub").textContent = moves === null || moves === undefined ? "" : moves + " moves";
+        face.querySelector(".sub").textContent = moves === null || moves === undefined ? "" : movesText(moves);
       });
       var text = "";
       if (state.status === "finished") text = "Game over · " + state.result + (state.termination ? " (" + state.termination.replace(/_/g, " ") + ")" : "");

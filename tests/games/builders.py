@@ -1,26 +1,14 @@
-"""Small builders for events, rounds, players and games (no factory library needed)."""
+"""Builders of games for tests: an event with a time control, players, games (rows only;
+users and tokens come from tests.accounts.builders)."""
 
 from __future__ import annotations
 
 import itertools
 
-from django.contrib.auth import get_user_model
-
-from arbiter.accounts import tokens
 from arbiter.events.models import Event, Player, Round
 from arbiter.games.models import Game
 
 _seq = itertools.count(1)
-
-
-def make_user(name: str | None = None, **fields):
-    name = name or f"user{next(_seq)}"
-    # No password: hashing one costs ~0.3 s; tests log in with force_login or a token.
-    return get_user_model().objects.create_user(username=name, password=None, **fields)
-
-
-def make_token(user) -> str:
-    return tokens.issue(user, name="test")[1]
 
 
 def make_event(*, time_control="300", flag_policy="automatic", arbiter=None, published=True):
@@ -49,10 +37,12 @@ def make_game(
     round_number=1,
     white=None,
     black=None,
+    bye=False,
     round_status=Round.Status.PUBLISHED,
 ) -> Game:
-    """A game of `event` between two new players (or the given Player rows), in a published
-    round (games are played once their round is published; a draft's are the arbiters')."""
+    """A game of `event` between two new players (or the given Player rows; `bye`: no Black),
+    in a published round (games are played once their round is published; a draft's are the
+    arbiters')."""
     event = event or make_event()
     rnd, _ = Round.objects.get_or_create(
         event=event, number=round_number, defaults={"status": round_status}
@@ -64,6 +54,6 @@ def make_game(
         round=rnd,
         board=board or next(_seq),
         white=white or make_player(),
-        black=black or make_player(),
+        black=None if bye else black or make_player(),
         **fields,
     )
