@@ -15,7 +15,7 @@ from arbiter.accounts.auth import API_AUTH, READ_AUTH
 from arbiter.games import selectors, services
 from arbiter.games.services import arrival
 from arbiter.infra.gate import db_gate
-from arbiter.validation import Reason, Text
+from arbiter.validation import Id, Reason, Text
 
 router = Router(tags=["games"])
 
@@ -48,7 +48,7 @@ class RoundClockIn(Schema):
 
 @router.get("/games/{int:game_id}", auth=READ_AUTH)
 @decorate_view(db_gate)
-def get_game(request, game_id: int):
+def get_game(request, game_id: Id):
     """The game's state at the server's time (a flag that fell is recorded on the way)."""
     now = timezone.now()
     game = services.flag_if_overdue(selectors.readable_game(game_id, by=request.user), now)
@@ -57,7 +57,7 @@ def get_game(request, game_id: int):
 
 @router.post("/games/{int:game_id}/moves", auth=API_AUTH, response={201: dict})
 @decorate_view(db_gate)
-def post_move(request, game_id: int, payload: MoveIn):
+def post_move(request, game_id: Id, payload: MoveIn):
     """Play a move (PDN, e.g. `32-28`, `20x38x21x8x35`) as ply `ply`. 201: the game's state
     after it, with the move as stored under `move` (GET /games/{id} lists every move).
     409: stale ply, game over, clock stopped or time out, with the current state under `game`.
@@ -74,13 +74,13 @@ def post_move(request, game_id: int, payload: MoveIn):
 
 @router.post("/games/{int:game_id}/clock", auth=API_AUTH)
 @decorate_view(db_gate)
-def post_game_clock(request, game_id: int, payload: GameClockIn):
+def post_game_clock(request, game_id: Id, payload: GameClockIn):
     return services.game_clock_action(game_id, **payload.dict(), by=request.user)
 
 
 @router.get("/games/{int:game_id}/clock/log", auth=READ_AUTH)
 @decorate_view(db_gate)
-def get_clock_log(request, game_id: int):
+def get_clock_log(request, game_id: Id):
     """The clock's log, oldest first (arbiters only): each start, pause, resume, adjustment,
     setting of the times and flag, when, by whom, why, and both times just after it."""
     return selectors.read_clock_log(game_id, by=request.user)
@@ -88,7 +88,7 @@ def get_clock_log(request, game_id: int):
 
 @router.post("/rounds/{int:round_id}/clock", auth=API_AUTH)
 @decorate_view(db_gate)
-def post_round_clock(request, round_id: int, payload: RoundClockIn):
+def post_round_clock(request, round_id: Id, payload: RoundClockIn):
     return services.round_clock_action(
         round_id, payload.action, reason=payload.reason, by=request.user
     )
@@ -125,14 +125,14 @@ def _answer(game, side: str | None) -> dict:
 
 
 @router.get("/games/{game_id}/arrival", response=ArrivalOut, auth=READ_AUTH)
-def get_arrival(request, game_id: int):
+def get_arrival(request, game_id: Id):
     """Who has arrived, the round's start and the arrival limit (FMJD 10.5)."""
     return _answer(selectors.readable_game(game_id, by=request.user), None)
 
 
 @router.post("/games/{game_id}/arrival", response=ArrivalOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def mark_arrival(request, game_id: int, payload: ArrivalIn):
+def mark_arrival(request, game_id: Id, payload: ArrivalIn):
     """Mark White or Black present (arbiters). 409 once the player has lost by forfeit."""
     return _answer(arrival.mark_arrived(game_id, payload.side, by=request.user), payload.side)
 
@@ -179,7 +179,7 @@ def _result_answer(game) -> dict:
 
 @router.put("/games/{game_id}/result", response=GameResultOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def set_result(request, game_id: int, payload: ResultIn):
+def set_result(request, game_id: Id, payload: ResultIn):
     """Enter, correct (with a reason) or clear ("") the result of a board (arbiters)."""
     game = services.set_result(
         selectors.game_for_result(game_id, request.user),
@@ -193,7 +193,7 @@ def set_result(request, game_id: int, payload: ResultIn):
 
 @router.post("/games/{game_id}/forfeit", response=GameResultOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def forfeit(request, game_id: int, payload: ForfeitIn):
+def forfeit(request, game_id: Id, payload: ForfeitIn):
     """The absent side(s) lose without playing (arbiters; a reason is required)."""
     game = services.forfeit(
         selectors.game_for_result(game_id, request.user),

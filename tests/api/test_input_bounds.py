@@ -225,13 +225,55 @@ def test_an_event_name_longer_than_its_column_is_422(client, org):
         "/api/events/{big}/standings",
         "/api/rounds/{big}/pairings",
         "/api/players/{big}",
+        "/api/games/{big}/arrival",
         "/games/{big}/clock/",
         "/games/{big}/board.svg",
+        "/games/{big}/arbiter/",
+        "/rounds/{big}/arbiter/",
     ],
 )
-def test_an_id_beyond_any_column_is_not_found_or_refused_not_500(client, url):
+def test_an_id_beyond_any_column_is_not_found_or_refused_not_500(client, org, url):
+    client.force_login(org)  # the arbiters' pages answer anonymous visitors with the login
     r = client.get(url.format(big=10**30))
     assert r.status_code in {404, 422}, (url, r.status_code)
+
+
+@pytest.mark.parametrize(
+    "method, url, body",
+    [
+        ("put", "/api/games/{big}/result", {"result": "2-0", "reason": "x"}),
+        ("post", "/api/games/{big}/forfeit", {"absent": "white", "reason": "x"}),
+        ("post", "/api/games/{big}/arrival", {"side": "white"}),
+        ("post", "/api/games/{big}/clock", {"action": "start"}),
+    ],
+)
+def test_a_write_to_an_id_beyond_any_column_is_not_found_or_refused_not_500(
+    client, org, method, url, body
+):
+    call = getattr(client, method)
+    r = call(url.format(big=10**30), body, content_type="application/json", **bearer(org))
+    _error(r, r.status_code)
+    assert r.status_code in {404, 422}, (url, r.status_code)
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"result": "2-0", "reason": "a\x00b"}, "reason"),
+        ({"result": "2-0", "reason": "r" * 1001}, "reason"),
+        ({"result": "2-0" * 10, "reason": "x"}, "result"),
+        ({"result": "2-0", "termination": "t" * 21, "reason": "x"}, "termination"),
+    ],
+)
+def test_a_result_with_bad_text_is_refused_and_changes_nothing(client, org, event, body, field):
+    game = Game.objects.filter(round__event=event).exclude(black=None).first()
+    before = (game.result, game.termination)
+    r = client.put(
+        f"/api/games/{game.pk}/result", body, content_type="application/json", **bearer(org)
+    )
+    assert _error(r, 422)["fields"][0]["field"] == field
+    game.refresh_from_db()
+    assert (game.result, game.termination) == before
 
 
 # --- CSV imports -------------------------------------------------------------------------------
