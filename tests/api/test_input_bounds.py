@@ -373,3 +373,31 @@ def test_an_import_writes_its_players_in_a_few_statements_not_ten_per_line(
         entries = services.import_players_csv(target, text, by=org)
     assert [e.pairing_number for e in entries] == list(range(1, 201))
     assert AuditEntry.objects.filter(event=target, action="entry.add").count() == 200
+
+
+# --- the organizer's pages' services (issue 14) take the same text bounds -------------------
+
+
+@pytest.mark.parametrize(
+    "fields, field",
+    [
+        ({"username": "a\x00b"}, "username"),
+        ({"username": "u" * 151}, "username"),
+        ({"full_name": "Ann \ud800"}, "full_name"),
+        ({"full_name": "A" * 151 + " B"}, "full_name"),
+        ({"email": "x" * 250 + "@e.nl"}, "email"),
+    ],
+)
+def test_inviting_an_arbiter_with_bad_text_is_refused_and_creates_no_login(org, fields, field):
+    from django.contrib.auth import get_user_model
+
+    from arbiter.errors import Invalid
+
+    event = make_event(org)
+    users = get_user_model().objects.count()
+    given = {"username": "deputy", "password": "a long pass phrase 42"} | fields
+    with pytest.raises(Invalid) as caught:
+        services.invite_arbiter(event, by=org, **given)
+    assert caught.value.code == "text.field" and caught.value.params["field"] == field
+    assert caught.value.details == {"field": field}
+    assert get_user_model().objects.count() == users
