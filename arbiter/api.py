@@ -3,13 +3,15 @@
 Domain errors are mapped to HTTP here, in one place; routers live beside their apps.
 """
 
-from ninja import NinjaAPI
 from ninja.errors import HttpError, ValidationError
 
 from arbiter import messages
+from arbiter.accounts.auth import TokenAuthError
+from arbiter.apidocs import DocumentedAPI
 from arbiter.errors import DomainError
 
-api = NinjaAPI(title="Draughts arbiter API", version="1", urls_namespace="api")
+# DocumentedAPI: every operation's schema lists its error answers (ErrorOut).
+api = DocumentedAPI(title="Draughts arbiter API", version="1", urls_namespace="api")
 
 
 @api.exception_handler(DomainError)
@@ -55,6 +57,11 @@ def http_error(request, exc: HttpError):
     code = f"request.{kind}"
     if message.startswith("Cannot parse request body"):
         code = "request.not_json"
+    elif isinstance(exc, TokenAuthError):
+        # A token was sent and refused: say why (wrong, expired, revoked), with its code.
+        params = messages.jsonable(exc.params)
+        body = {"error": kind, "code": exc.code, "params": params, "message": message}
+        return api.create_response(request, body, status=exc.status_code)
     elif exc.status_code == 401:
         code = "request.not_logged_in"
     if code in messages.MESSAGES:
@@ -65,6 +72,7 @@ def http_error(request, exc: HttpError):
 
 def register_routers() -> None:
     # Imported here so that each app's router module can import models freely.
+    from arbiter.accounts.api import router as accounts_router
     from arbiter.events.api import router as events_router
     from arbiter.games.api import router as games_router
     from arbiter.games.api_pdn import router as pdn_router
@@ -75,6 +83,7 @@ def register_routers() -> None:
     api.add_router("/", events_router)
     api.add_router("/", sheets_router)
     api.add_router("/", pdn_router)
+    api.add_router("/", accounts_router)
 
 
 register_routers()

@@ -25,6 +25,50 @@ MESSAGES: dict[str, str] = {
         "out: try again in {retry_after_s} seconds (a move sent again with the same request_id "
         "is entered once)"
     ),
+    "request.no_endpoint": "no API endpoint at {path}",
+    "request.bad_request": "bad request",
+    "request.forbidden": "this request is not allowed",
+    "request.too_large": "the request body is larger than {max_mib} MiB",
+    "request.too_large_size": "the request body is larger than {max_mib} MiB ({size} bytes)",
+    # --- input bounds (arbiter/validation.py): text a column can hold, numbers in range
+    "text.field": "{field}: {problem}",
+    "text.nul": "contains a NUL character at position {position}",
+    "text.lone_surrogate": "contains a lone surrogate (not UTF-8) at position {position}",
+    "text.too_long": "is {length} characters long; at most {max} are allowed",
+    "text.value": "text {problem}",
+    "after_round.out_of_range": (
+        "after_round: {value!r} is not a round of '{event}' (0..{rounds})"
+    ),
+    # --- logins and API tokens (arbiter/accounts)
+    "login.throttled_account": (
+        "too many failed logins for this account ({limit} in {minutes} minutes): "
+        "try again in {wait}"
+    ),
+    "login.throttled_address": (
+        "too many failed logins for your network address ({limit} in {minutes} minutes): "
+        "try again in {wait}"
+    ),
+    "login.wait_minutes": "{minutes} min {seconds} s",
+    "login.wait_seconds": "{seconds} s",
+    "login.wrong_credentials": "wrong username or password",
+    "login.needed": "log in, send a token, or give username and password",
+    "token.invalid": "the API token is not valid",
+    "token.revoked": "the API token was revoked",
+    "token.expired": "the API token expired at {expires_at}",
+    "token.read_only": "this API token is read-only",
+    "token.game_only": "this API token is for game {game_id} only",
+    "token.event_only": "this API token is for event {event_id} only",
+    "token.scope_game_refused": (
+        "only an arbiter of '{event}' or a player may scope to game {game_id}"
+    ),
+    "token.scope_event_refused": (
+        "only an arbiter or the organizer of '{event}' may scope a token to it"
+    ),
+    "token.bad_access": "access: '{access}' is not one of read, write",
+    "token.bad_expiry": "expires_in_days: {days} is outside 1..{max}",
+    "token.not_found": "token {token_id} not found",
+    "token.scoped_cannot_issue": "a scoped token cannot issue tokens",
+    "token.scoped_cannot_manage": "a scoped token cannot manage tokens",
     # --- problems inside one error: a line of a players' file, a board of a pairing
     "import.line": "line {line}: {reason}",
     "import.not_utf8": "the file is not UTF-8 text ({error})",
@@ -39,6 +83,11 @@ MESSAGES: dict[str, str] = {
     "import.name_repeated": "{name} is already on line {first}",
     "import.already_entered": "{player} (FMJD {fmjd_id}) is already entered",
     "import.no_players": "no players in the file",
+    "import.too_long": "the file has {chars} characters; at most {max}",
+    "import.too_many_columns": "{columns} columns; at most {max} are read",
+    "import.unreadable_header": "unreadable header ({error})",
+    "import.header_shape": "the header must be one line of at most {max} names",
+    "import.unclosed_quote": "a quote opened on this line is not closed before line {end}",
     "import.bad_lines_more": (
         "nothing imported: {count} bad line(s): {lines:; } (and {more} more)"
     ),
@@ -183,12 +232,16 @@ MESSAGES: dict[str, str] = {
     ),
     "event.unknown_setting": "{field}: not a setting of an event",
     "event.unknown_settings": "{unknown}: not a setting of an event",
+    "event.too_many_periods": "time_control: {periods} periods; at most {max}",
+    "event.period_out_of_bounds": "time_control: '{period}': {problems:; }",
+    "event.period_too_long": "{seconds} s is more than {max} s (a day)",
+    "event.increment_too_long": "an increment of {seconds} s is more than {max} s",
+    "event.period_too_many_moves": "{moves} moves is more than {max}",
     # forfeit
     "forfeit.bad_absent": "absent: '{absent}' is not one of white, black, both",
     "forfeit.reason_required": "reason: say why the game is forfeited",
     # game
     "game.bad_side": "side must be 'white' or 'black', not {side!r}",
-    "game.event_not_published": "the event of game {game_id} is not published",
     "game.over": "the game is over ({result}, {termination})",
     "game.not_found": "game {game_id} does not exist",
     # import
@@ -334,7 +387,6 @@ MESSAGES: dict[str, str] = {
     ),
     "round.no_published_round": "no published round '{value}'",
     "round.not_found": "round {round_id} does not exist",
-    "round.not_published": "round {round_id} is not published",
     "round.not_published_in_event": "round {number} of '{event}' is not published",
     "round.previous_not_finished": (
         "round {round_number} is not finished: no result on board(s) {boards}"

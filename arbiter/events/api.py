@@ -7,16 +7,18 @@ pass the request gate (arbiter/infra/gate.py) and the services check the roles.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import HttpResponse
-from ninja import Router
+from ninja import Query, Router
 from ninja.decorators import decorate_view
 from ninja.responses import Status
 
 from arbiter.accounts.auth import API_AUTH, READ_AUTH
 from arbiter.errors import NotFound
-from arbiter.events import exports, selectors, services
+from arbiter.events import exports, permissions, selectors, services, validation
 from arbiter.events.models import Entry, Event, Player
 from arbiter.events.schemas import (
     AbsenceIn,
@@ -39,6 +41,7 @@ from arbiter.events.schemas import (
 )
 from arbiter.events.tiebreaks import TIEBREAKS
 from arbiter.infra.gate import db_gate
+from arbiter.validation import Id, Reason
 
 router = Router(tags=["events"])
 
@@ -147,13 +150,13 @@ def create_event(request, payload: EventIn):
 
 
 @router.get("/events/{event_id}", response=EventOut, auth=READ_AUTH)
-def get_event(request, event_id: int):
+def get_event(request, event_id: Id):
     return event_dict(selectors.get_event(event_id, _user(request)), _user(request))
 
 
 @router.patch("/events/{event_id}", response=EventOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def update_event(request, event_id: int, payload: EventPatch):
+def update_event(request, event_id: Id, payload: EventPatch):
     event = _event_for_write(event_id, request)
     fields = payload.dict(exclude_unset=True)
     reason = fields.pop("reason", "")
@@ -165,7 +168,7 @@ def update_event(request, event_id: int, payload: EventPatch):
 
 
 @router.get("/events/{event_id}/entries", response=list[EntryOut], auth=READ_AUTH)
-def list_entries(request, event_id: int):
+def list_entries(request, event_id: Id):
     event = selectors.get_event(event_id, _user(request))
     return [
         entry_dict(e) for e in event.entries.select_related("player").order_by("pairing_number")
@@ -174,7 +177,7 @@ def list_entries(request, event_id: int):
 
 @router.post("/events/{event_id}/players", response={201: EntryOut}, auth=API_AUTH)
 @decorate_view(db_gate)
-def add_player(request, event_id: int, payload: PlayerIn):
+def add_player(request, event_id: Id, payload: PlayerIn):
     """Register a new player and enter them in the event."""
     event = _event_for_write(event_id, request)
     with transaction.atomic():
@@ -185,7 +188,7 @@ def add_player(request, event_id: int, payload: PlayerIn):
 
 @router.post("/events/{event_id}/entries", response={201: EntryOut}, auth=API_AUTH)
 @decorate_view(db_gate)
-def add_entry(request, event_id: int, payload: EntryIn):
+def add_entry(request, event_id: Id, payload: EntryIn):
     """Enter a registered player (late entries allowed in a running Swiss)."""
     event = _event_for_write(event_id, request)
     player = Player.objects.filter(pk=payload.player_id).first()
@@ -196,7 +199,7 @@ def add_entry(request, event_id: int, payload: EntryIn):
 
 @router.post("/events/{event_id}/entries/import", response={201: list[EntryOut]}, auth=API_AUTH)
 @decorate_view(db_gate)
-def import_entries(request, event_id: int, payload: ImportIn):
+def import_entries(request, event_id: Id, payload: ImportIn):
     """Import players from CSV, all or nothing; 422 lists every bad line."""
     event = _event_for_write(event_id, request)
     entries = services.import_players_csv(event, payload.csv, by=request.user)
@@ -205,7 +208,7 @@ def import_entries(request, event_id: int, payload: ImportIn):
 
 @router.post("/entries/{entry_id}/withdraw", response={200: EntryOut, 204: None}, auth=API_AUTH)
 @decorate_view(db_gate)
-def withdraw(request, entry_id: int, payload: ReasonIn):
+def withdraw(request, entry_id: Id, payload: ReasonIn):
     entry = services.withdraw_entry(
         _entry(entry_id, request), by=request.user, reason=payload.reason
     )
@@ -214,7 +217,7 @@ def withdraw(request, entry_id: int, payload: ReasonIn):
 
 @router.put("/entries/{entry_id}/absences", response=EntryOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def set_absences(request, entry_id: int, payload: AbsenceIn):
+def set_absences(request, entry_id: Id, payload: AbsenceIn):
     entry = services.set_absent(
         _entry(entry_id, request), payload.rounds, by=request.user, reason=payload.reason
     )
@@ -223,7 +226,7 @@ def set_absences(request, entry_id: int, payload: AbsenceIn):
 
 @router.post("/entries/{entry_id}/byes", response=EntryOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def request_bye(request, entry_id: int, payload: ByeIn):
+def request_bye(request, entry_id: Id, payload: ByeIn):
     entry = services.request_bye(
         _entry(entry_id, request),
         payload.round,
@@ -235,7 +238,7 @@ def request_bye(request, entry_id: int, payload: ByeIn):
 
 
 @router.get("/players/{player_id}", auth=READ_AUTH)
-def player_card(request, player_id: int):
+def player_card(request, player_id: Id):
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise NotFound("player.not_found", player_id=player_id)
@@ -274,14 +277,14 @@ def player_card(request, player_id: int):
 
 
 @router.get("/events/{event_id}/rounds", response=list[RoundOut], auth=READ_AUTH)
-def list_rounds(request, event_id: int):
+def list_rounds(request, event_id: Id):
     event = selectors.get_event(event_id, _user(request))
     return [round_dict(r) for r in selectors.visible_rounds(event, _user(request))]
 
 
 @router.post("/events/{event_id}/rounds", response={201: RoundOut}, auth=API_AUTH)
 @decorate_view(db_gate)
-def pair_next_round(request, event_id: int):
+def pair_next_round(request, event_id: Id):
     """Pair the next round (a draft); 409 while the previous round is unfinished."""
     round_ = services.pair_next_round(_event_for_write(event_id, request), by=request.user)
     return Status(201, round_dict(round_))
@@ -289,14 +292,14 @@ def pair_next_round(request, event_id: int):
 
 @router.post("/rounds/{round_id}/publish", response=RoundOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def publish_round(request, round_id: int):
+def publish_round(request, round_id: Id):
     round_ = services.publish_round(selectors.get_round(round_id, _user(request)), by=request.user)
     return round_dict(round_)
 
 
 @router.put("/rounds/{round_id}/schedule", response=RoundOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def schedule_round(request, round_id: int, payload: ScheduleIn):
+def schedule_round(request, round_id: Id, payload: ScheduleIn):
     """Set when the round starts, with its time zone (answered in UTC); null clears it."""
     round_ = services.schedule_round(
         selectors.get_round(round_id, _user(request)),
@@ -309,7 +312,7 @@ def schedule_round(request, round_id: int, payload: ScheduleIn):
 
 @router.delete("/rounds/{round_id}", response={204: None}, auth=API_AUTH)
 @decorate_view(db_gate)
-def unpair_round(request, round_id: int, reason: str = ""):
+def unpair_round(request, round_id: Id, reason: Reason = ""):
     services.unpair_round(
         selectors.get_round(round_id, _user(request)), by=request.user, reason=reason
     )
@@ -317,14 +320,14 @@ def unpair_round(request, round_id: int, reason: str = ""):
 
 
 @router.get("/rounds/{round_id}/pairings", response=RoundOut, auth=READ_AUTH)
-def round_pairings(request, round_id: int):
+def round_pairings(request, round_id: Id):
     """The round's boards, players not paired, and the alphabetical list."""
     return round_dict(selectors.get_round(round_id, _user(request)), alphabetical=True)
 
 
 @router.put("/rounds/{round_id}/pairings", response=WarningsOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def set_pairing(request, round_id: int, payload: PairingIn):
+def set_pairing(request, round_id: Id, payload: PairingIn):
     """Set a pairing by hand; the answer lists the pairing rules it breaks."""
     round_ = selectors.get_round(round_id, _user(request))
     warnings = services.set_pairing(round_, payload.boards, by=request.user, reason=payload.reason)
@@ -333,24 +336,34 @@ def set_pairing(request, round_id: int, payload: PairingIn):
 
 
 @router.get("/rounds/{round_id}/pairings.csv", auth=READ_AUTH)
-def pairings_csv(request, round_id: int, order: str = "board"):
+def pairings_csv(request, round_id: Id, order: Literal["board", "alpha"] = "board"):
     round_ = selectors.get_round(round_id, _user(request))
     text = exports.pairings_csv(round_, order="alpha" if order == "alpha" else "board")
     return _csv_response(text, f"{round_.event.slug}-round-{round_.number}.csv")
 
 
 @router.get("/rounds/{round_id}/pairings.json", auth=READ_AUTH)
-def pairings_json(request, round_id: int):
+def pairings_json(request, round_id: Id):
     return exports.pairings_data(selectors.get_round(round_id, _user(request)))
 
 
 # --- standings and exports ----------------------------------------------------------------
 
 
-@router.get("/events/{event_id}/standings", response=StandingsOut, auth=READ_AUTH)
-def standings(request, event_id: int, after_round: int | None = None, explain: bool = False):
-    """The ranking with the event's tie-breaks; `explain=true` adds how each was computed."""
+#: `after_round` of standings and exports: 0..the event's rounds (checked per event).
+AfterRound = Query(None, ge=0, le=99, description="a round of the event (0..its rounds)")
+
+
+def _event_after(request, event_id: Id, after_round: int | None) -> Event:
     event = selectors.get_event(event_id, _user(request))
+    validation.validate_after_round(event, after_round)
+    return event
+
+
+@router.get("/events/{event_id}/standings", response=StandingsOut, auth=READ_AUTH)
+def standings(request, event_id: Id, after_round: int | None = AfterRound, explain: bool = False):
+    """The ranking with the event's tie-breaks; `explain=true` adds how each was computed."""
+    event = _event_after(request, event_id, after_round)
     data = exports.standings_data(event, after_round=after_round)
     lines = selectors.standings(event, after_round=after_round) if explain else []
     for row, line in zip(data["rows"], lines, strict=False):
@@ -365,8 +378,8 @@ def standings(request, event_id: int, after_round: int | None = None, explain: b
 
 
 @router.get("/events/{event_id}/standings.csv", auth=READ_AUTH)
-def standings_csv(request, event_id: int, after_round: int | None = None):
-    event = selectors.get_event(event_id, _user(request))
+def standings_csv(request, event_id: Id, after_round: int | None = AfterRound):
+    event = _event_after(request, event_id, after_round)
     suffix = f"-after-{after_round}" if after_round else ""
     return _csv_response(
         exports.standings_csv(event, after_round=after_round), f"{event.slug}-standings{suffix}.csv"
@@ -374,30 +387,31 @@ def standings_csv(request, event_id: int, after_round: int | None = None):
 
 
 @router.get("/events/{event_id}/standings.json", auth=READ_AUTH)
-def standings_json(request, event_id: int, after_round: int | None = None):
-    event = selectors.get_event(event_id, _user(request))
+def standings_json(request, event_id: Id, after_round: int | None = AfterRound):
+    event = _event_after(request, event_id, after_round)
     return exports.standings_data(event, after_round=after_round)
 
 
 @router.get("/events/{event_id}/crosstable", auth=READ_AUTH)
-def crosstable(request, event_id: int):
+def crosstable(request, event_id: Id):
     event = selectors.get_event(event_id, _user(request))
     return selectors.crosstable(event)
 
 
 @router.get("/events/{event_id}/export.trf", auth=READ_AUTH)
-def trf(request, event_id: int, after_round: int | None = None):
+def trf(request, event_id: Id, after_round: int | None = AfterRound):
     """The event's state (after a round, default all) as a FIDE TRF file."""
-    event = selectors.get_event(event_id, _user(request))
-    response = HttpResponse(
-        exports.trf(event, after_round=after_round), content_type="text/plain; charset=utf-8"
+    event = _event_after(request, event_id, after_round)
+    text = exports.trf(
+        event, after_round=after_round, drafts=permissions.sees_drafts(_user(request), event)
     )
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{event.slug}.trf"'
     return response
 
 
 @router.get("/events/{event_id}/audit", response=list[AuditOut], auth=API_AUTH)
-def audit(request, event_id: int, limit: int = 200):
+def audit(request, event_id: Id, limit: int = Query(200, ge=1, le=1000)):
     event = selectors.get_event(event_id, request.user)
     return [
         {
@@ -415,7 +429,7 @@ def audit(request, event_id: int, limit: int = 200):
 
 @router.put("/events/{event_id}/arbiters", response=EventOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def set_arbiters(request, event_id: int, payload: ArbitersIn):
+def set_arbiters(request, event_id: Id, payload: ArbitersIn):
     """The event's arbiters, by username (its organizer only)."""
     event = _event_for_write(event_id, request)
     usernames = payload.usernames

@@ -150,10 +150,15 @@ def pairings_csv(round_: Round, *, order: str = "board") -> str:
     return _csv(header, rows)
 
 
-def trf(event: Event, *, after_round: int | None = None) -> str:
-    """The event's state after `after_round` (default: every paired round) as FIDE TRF-2026."""
+def trf(event: Event, *, after_round: int | None = None, drafts: bool = False) -> str:
+    """The event's state after `after_round` (default: every paired round) as FIDE TRF-2026;
+    draft rounds only with `drafts` (for its organizer and arbiters: permissions.sees_drafts)."""
     entries = list(event.entries.select_related("player"))
-    games = [g for g in event_games(event) if after_round is None or g.round.number <= after_round]
+    games = [
+        g
+        for g in event_games(event, drafts=drafts)
+        if after_round is None or g.round.number <= after_round
+    ]
     arbiters = [u.get_full_name() or u.username for u in event.arbiters.order_by("pk")]
     rounds = {r.number: r for r in event.round_set.all()}
     trf_event = TrfEvent(

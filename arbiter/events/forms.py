@@ -128,7 +128,7 @@ class AbsenceForm(forms.Form):
         for part in (p.strip() for p in raw.split(",")):
             if not part:
                 continue
-            if not part.isdigit() or int(part) < 1:
+            if not (part.isascii() and part.isdigit()) or int(part) < 1:
                 raise forms.ValidationError(f"'{part}' is not a round number")
             numbers.append(int(part))
         if not numbers:

@@ -129,7 +129,7 @@ def time_control_words(request):
     try:
         canonical = validate_time_control(tag)
     except Invalid as exc:
-        return JsonResponse({"error": "invalid", "message": exc.message}, status=422)
+        return JsonResponse(exc.as_dict(), status=422)
     return JsonResponse({"tag": canonical, "words": pages.describe_time_control(canonical)})
 
 

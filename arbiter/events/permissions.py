@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from arbiter.errors import Forbidden, NotFound
 
+#: Round.Status.DRAFT (the models are not imported here: services import this module early).
+DRAFT_ROUND = "draft"
+
 
 def _authenticated(user) -> bool:
     return bool(user is not None and getattr(user, "is_authenticated", False))
@@ -59,6 +62,30 @@ def require_arbiter(user, event) -> None:
 def can_view(user, event) -> bool:
     """Published events are public; drafts only for their organizer and arbiters."""
     return event.published or is_arbiter(user, event)
+
+
+def sees_drafts(user, event) -> bool:
+    """Draft (unpublished) rounds of `event`, their pairings, games, boards and exports, are
+    for its organizer and arbiters only."""
+    return is_arbiter(user, event)
+
+
+def can_view_round(user, round_) -> bool:
+    """The one rule for reading anything of a round (its pairings, its games by id, their
+    pages, diagrams and clocks, the exports): a published round of a visible event, or any
+    round for the event's organizer and arbiters. Callers answer 404 otherwise, so that an
+    id tells nothing of what is not shown."""
+    event = round_.event
+    if round_.status == DRAFT_ROUND:
+        return sees_drafts(user, event)
+    return can_view(user, event)
+
+
+def require_view_round(user, round_, not_found: NotFound) -> None:
+    """Raise `not_found` unless `user` may read `round_`: the answer of an id that does not
+    exist (e.g. NotFound("game.not_found", game_id=12)), so that it tells nothing more."""
+    if not can_view_round(user, round_):
+        raise not_found
 
 
 def can_create_events(user) -> bool:

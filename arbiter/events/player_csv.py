@@ -19,7 +19,10 @@ Blank lines are skipped. Any other column is an error. Example:
     Verhoeven,Anna,16001,NED,2310,MI
 
 Every bad line is reported by its line number in the file (the header is line 1) and the
-reason; the import is all or nothing.
+reason; the import is all or nothing. The file is bounded (MAX_CHARS, MAX_COLUMNS, MAX_ROWS,
+and each field by its column's length) so that reading it takes little time and memory
+whatever it holds; a quote left open is reported on its line instead of swallowing the
+lines after it.
 """
 
 from __future__ import annotations
@@ -35,6 +38,10 @@ from arbiter.messages import Problem
 COLUMNS = ("surname", "given_name", "fmjd_id", "federation", "rating", "title", "club")
 REQUIRED = ("surname",)
 MAX_ROWS = 5000
+#: Far more than the known columns; a longer header is refused before it is looked at.
+MAX_COLUMNS = 30
+#: 5000 players of a few hundred characters each.
+MAX_CHARS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -71,12 +78,30 @@ def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
         except UnicodeDecodeError as exc:
             return [], [LineError(1, "import.not_utf8", error=exc.reason)]
     text = text.lstrip("\ufeff")
+    if len(text) > MAX_CHARS:
+        return [], [LineError(1, "import.too_long", chars=len(text), max=MAX_CHARS)]
     first = text.split("\n", 1)[0]
     delimiter = ";" if first.count(";") > first.count(",") else ","
+    if first.count(delimiter) >= MAX_COLUMNS:
+        columns = first.count(delimiter) + 1
+        return [], [LineError(1, "import.too_many_columns", columns=columns, max=MAX_COLUMNS)]
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    header = next(reader, None)
+    names, errors = _header(reader)
+    if errors:
+        return [], errors
+    return _data_rows(reader, names)
+
+
+def _header(reader) -> tuple[list[str], list[LineError]]:
+    """The column names of the header line (line 1), or what is wrong with it."""
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        return [], [LineError(1, "import.unreadable_header", error=str(exc))]
     if not header or not any(h.strip() for h in header):
         return [], [LineError(1, "import.empty_file")]
+    if len(header) > MAX_COLUMNS or reader.line_num > 1:
+        return [], [LineError(1, "import.header_shape", max=MAX_COLUMNS)]
     names = [h.strip().lower().replace(" ", "_") for h in header]
     errors = []
     unknown = [n for n in names if n not in COLUMNS]
@@ -90,8 +115,12 @@ def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         errors.append(LineError(1, "import.duplicate_columns", columns=dupes))
-    if errors:
-        return [], errors
+    return names, errors
+
+
+def _data_rows(reader, names: list[str]) -> tuple[list[Row], list[LineError]]:
+    """The lines after the header, each a Row or a LineError saying what is wrong with it."""
+    errors: list[LineError] = []
     rows = []
     start = reader.line_num + 1
     try:
@@ -99,6 +128,11 @@ def read_rows(text: str) -> tuple[list[Row], list[LineError]]:
             line = start
             start = reader.line_num + 1
             if not any(c.strip() for c in cells):
+                continue
+            if any("\n" in c or "\r" in c for c in cells):
+                # No name holds a line break: a quote opened here and closed late or never.
+                end = reader.line_num
+                errors.append(LineError(line, "import.unclosed_quote", end=end))
                 continue
             if len(cells) != len(names):
                 errors.append(

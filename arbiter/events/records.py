@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arbiter.events.models import Entry, Event
+from arbiter.events.models import Entry, Event, Round
 from arbiter.events.pairing import EntryInfo, PlayerState, build_states
 from arbiter.events.tiebreaks import GameRecord, PlayerInfo, Scoring
 from arbiter.games.models import Game
@@ -33,11 +33,17 @@ def scoring_of(event: Event) -> Scoring:
     )
 
 
-def event_games(event: Event, *, before_round: int | None = None) -> list[Game]:
-    """The event's games (rounds < before_round when given), in round and board order."""
+def event_games(
+    event: Event, *, before_round: int | None = None, drafts: bool = True
+) -> list[Game]:
+    """The event's games (rounds < before_round when given), in round and board order;
+    without the draft rounds' when `drafts` is false (what a reader who may not see them
+    gets: permissions.sees_drafts)."""
     qs = Game.objects.filter(round__event=event).select_related("round")
     if before_round is not None:
         qs = qs.filter(round__number__lt=before_round)
+    if not drafts:
+        qs = qs.exclude(round__status=Round.Status.DRAFT)
     return list(qs.order_by("round__number", "board"))
 
 

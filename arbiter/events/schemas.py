@@ -3,61 +3,68 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from ninja import Schema
 from pydantic import Field
 
+from arbiter.validation import Id, Reason, Text
+
+# Input limits are the columns' (arbiter/events/models.py): longer text is refused, never cut.
+Name = Text(200, min_length=1)
+#: A CSV of players: 5000 lines (player_csv.MAX_ROWS) of a few hundred characters at most.
+MAX_CSV_CHARS = 1_000_000
+
 
 class EventIn(Schema):
-    name: str
+    name: Name
     system: Literal["round_robin", "double_round_robin", "swiss"] = "swiss"
     rounds: int | None = Field(
-        None, description="Swiss: number of rounds; round robins: set at start"
+        None, ge=1, le=99, description="Swiss: number of rounds; round robins: set at start"
     )
-    time_control: str = Field("50/7200:25/3600", description="PDN TimeControl tag")
-    tiebreaks: list[str] = Field(
-        default_factory=list, description="codes, in order (see TIEBREAKS)"
+    time_control: Text(100) = Field("50/7200:25/3600", description="PDN TimeControl tag")
+    tiebreaks: list[Text(20)] = Field(
+        default_factory=list, max_length=20, description="codes, in order (see TIEBREAKS)"
     )
-    place: str = ""
-    federation: str = ""
+    place: Text(200) = ""
+    federation: Text(3) = ""
     start_date: dt.date | None = None
     end_date: dt.date | None = None
-    points_win: int = 2
-    points_draw: int = 1
-    points_loss: int = 0
-    points_bye: int = 2
-    points_forfeit_win: int = 2
+    points_win: int = Field(2, ge=0, le=100)
+    points_draw: int = Field(1, ge=0, le=100)
+    points_loss: int = Field(0, ge=0, le=100)
+    points_bye: int = Field(2, ge=0, le=100)
+    points_forfeit_win: int = Field(2, ge=0, le=100)
     flag_policy: Literal["automatic", "claim"] = "automatic"
-    late_arrival_minutes: int = Field(60, description="0..60 (FMJD)")
+    late_arrival_minutes: int = Field(60, ge=0, le=60, description="0..60 (FMJD)")
     numbering: Literal["rating", "entry", "lot"] = "rating"
-    pairing_seed: str = ""
+    pairing_seed: Text(50) = ""
     status: Literal["draft", "registration"] = "draft"
     published: bool = False
 
 
 class EventPatch(Schema):
-    name: str | None = None
+    name: Name | None = None
     system: Literal["round_robin", "double_round_robin", "swiss"] | None = None
-    rounds: int | None = None
-    time_control: str | None = None
-    tiebreaks: list[str] | None = None
-    place: str | None = None
-    federation: str | None = None
+    rounds: int | None = Field(None, ge=1, le=99)
+    time_control: Text(100) | None = None
+    tiebreaks: list[Text(20)] | None = Field(None, max_length=20)
+    place: Text(200) | None = None
+    federation: Text(3) | None = None
     start_date: dt.date | None = None
     end_date: dt.date | None = None
-    points_win: int | None = None
-    points_draw: int | None = None
-    points_loss: int | None = None
-    points_bye: int | None = None
-    points_forfeit_win: int | None = None
+    points_win: int | None = Field(None, ge=0, le=100)
+    points_draw: int | None = Field(None, ge=0, le=100)
+    points_loss: int | None = Field(None, ge=0, le=100)
+    points_bye: int | None = Field(None, ge=0, le=100)
+    points_forfeit_win: int | None = Field(None, ge=0, le=100)
     flag_policy: Literal["automatic", "claim"] | None = None
-    late_arrival_minutes: int | None = None
+    late_arrival_minutes: int | None = Field(None, ge=0, le=60)
     numbering: Literal["rating", "entry", "lot"] | None = None
-    pairing_seed: str | None = None
+    pairing_seed: Text(50) | None = None
     status: Literal["draft", "registration", "running", "finished"] | None = None
     published: bool | None = None
-    reason: str = ""
+    reason: Reason = ""
 
 
 class RoundBrief(Schema):
@@ -97,13 +104,13 @@ class EventOut(Schema):
 
 
 class PlayerIn(Schema):
-    surname: str
-    given_name: str = ""
-    fmjd_id: str = ""
-    federation: str = ""
-    rating: int | None = None
-    title: str = ""
-    club: str = ""
+    surname: Text(100, min_length=1)
+    given_name: Text(100) = ""
+    fmjd_id: Text(20) = ""
+    federation: Text(3) = ""
+    rating: int | None = Field(None, ge=0, le=3500)
+    title: Text(10) = ""
+    club: Text(200) = ""
 
 
 class PlayerOut(Schema):
@@ -119,7 +126,7 @@ class PlayerOut(Schema):
 
 
 class EntryIn(Schema):
-    player_id: int
+    player_id: Id
 
 
 class EntryOut(Schema):
@@ -134,33 +141,38 @@ class EntryOut(Schema):
 
 
 class ImportIn(Schema):
-    csv: str = Field(..., description="CSV text; columns in arbiter/events/player_csv.py / README")
+    # Only bounded here: a NUL or a lone surrogate is reported with its line by the import.
+    csv: str = Field(
+        ...,
+        max_length=MAX_CSV_CHARS,
+        description="CSV text; columns in arbiter/events/player_csv.py / README",
+    )
 
 
 class ArbitersIn(Schema):
-    usernames: list[str]
+    usernames: list[Text(150, min_length=1)] = Field(..., max_length=100)  # User.username
 
 
 class ReasonIn(Schema):
-    reason: str = ""
+    reason: Reason = ""
 
 
 class AbsenceIn(Schema):
-    rounds: list[int]
-    reason: str = ""
+    rounds: list[Annotated[int, Field(ge=1, le=99)]] = Field(..., max_length=99)
+    reason: Reason = ""
 
 
 class ScheduleIn(Schema):
     scheduled_start: dt.datetime | None = Field(
         ..., description="When the round starts, with its time zone; null clears it."
     )
-    reason: str = ""
+    reason: Reason = ""
 
 
 class ByeIn(Schema):
-    round: int
+    round: int = Field(..., ge=1, le=99)
     cancel: bool = False
-    reason: str = ""
+    reason: Reason = ""
 
 
 class BoardOut(Schema):
@@ -207,10 +219,10 @@ class RoundOut(Schema):
 
 
 class PairingIn(Schema):
-    boards: list[tuple[int, int | None]] = Field(
-        ..., description="[[white_id, black_id or null], ...] in board order"
+    boards: list[tuple[Id, Id | None]] = Field(
+        ..., max_length=1000, description="[[white_id, black_id or null], ...] in board order"
     )
-    reason: str
+    reason: Reason
 
 
 class WarningsOut(Schema):

@@ -105,7 +105,7 @@ def _after_round(request, rounds) -> int | None:
     value = request.GET.get("after", "")
     if not value:
         return pages.last_round_with_results(rounds)
-    if not value.isdigit() or int(value) not in {r.number for r in rounds}:
+    if not (value.isascii() and value.isdigit()) or int(value) not in {r.number for r in rounds}:
         raise NotFound("round.no_published_round", value=value)
     return int(value)
 

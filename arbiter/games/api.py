@@ -16,33 +16,40 @@ from arbiter.accounts.auth import API_AUTH, READ_AUTH
 from arbiter.games import selectors, services
 from arbiter.games.services import arrival, claims, irregularities, offers
 from arbiter.infra.gate import db_gate
+from arbiter.validation import Id, Reason, Text
 
 router = Router(tags=["games"])
 
+#: A game never gets near this many plies; bounded so that no ply overflows its column.
+MAX_PLY = 10_000
+#: A clock shows at most two days; an adjustment moves it by at most one (integer ms).
+MAX_CLOCK_MS = 2 * 24 * 3600 * 1000
+MAX_ADJUST_MS = 24 * 3600 * 1000
+
 
 class MoveIn(Schema):
-    ply: int
-    move: str
-    request_id: str
+    ply: int = Field(..., ge=1, le=MAX_PLY)
+    move: Text(200, min_length=1)  # Move.notation
+    request_id: Text(100, min_length=1)  # Move.request_id
 
 
 class GameClockIn(Schema):
     action: Literal["start", "pause", "resume", "adjust", "set"]
     side: Literal["white", "black"] | None = None
-    delta_ms: int | None = None
-    white_ms: int | None = None
-    black_ms: int | None = None
-    reason: str = ""
+    delta_ms: int | None = Field(None, ge=-MAX_ADJUST_MS, le=MAX_ADJUST_MS)
+    white_ms: int | None = Field(None, ge=0, le=MAX_CLOCK_MS)
+    black_ms: int | None = Field(None, ge=0, le=MAX_CLOCK_MS)
+    reason: Reason = ""
 
 
 class RoundClockIn(Schema):
     action: Literal["start", "pause", "resume"]
-    reason: str = ""
+    reason: Reason = ""
 
 
 @router.get("/games/{int:game_id}", auth=READ_AUTH)
 @decorate_view(db_gate)
-def get_game(request, game_id: int):
+def get_game(request, game_id: Id):
     """The game's state at the server's time (a flag that fell is recorded on the way)."""
     now = timezone.now()
     game = services.flag_if_overdue(selectors.readable_game(game_id, by=request.user), now)
@@ -51,7 +58,7 @@ def get_game(request, game_id: int):
 
 @router.post("/games/{int:game_id}/moves", auth=API_AUTH, response={201: dict})
 @decorate_view(db_gate)
-def post_move(request, game_id: int, payload: MoveIn):
+def post_move(request, game_id: Id, payload: MoveIn):
     """Play a move (PDN, e.g. `32-28`, `20x38x21x8x35`) as ply `ply`. 201: the game's state
     after it, with the move as stored under `move` (GET /games/{id} lists every move).
     409: stale ply, game over, clock stopped or time out, with the current state under `game`.
@@ -68,13 +75,13 @@ def post_move(request, game_id: int, payload: MoveIn):
 
 @router.post("/games/{int:game_id}/clock", auth=API_AUTH)
 @decorate_view(db_gate)
-def post_game_clock(request, game_id: int, payload: GameClockIn):
+def post_game_clock(request, game_id: Id, payload: GameClockIn):
     return services.game_clock_action(game_id, **payload.dict(), by=request.user)
 
 
 @router.get("/games/{int:game_id}/clock/log", auth=READ_AUTH)
 @decorate_view(db_gate)
-def get_clock_log(request, game_id: int):
+def get_clock_log(request, game_id: Id):
     """The clock's log, oldest first (arbiters only): each start, pause, resume, adjustment,
     setting of the times and flag, when, by whom, why, and both times just after it."""
     return selectors.read_clock_log(game_id, by=request.user)
@@ -82,7 +89,7 @@ def get_clock_log(request, game_id: int):
 
 @router.post("/rounds/{int:round_id}/clock", auth=API_AUTH)
 @decorate_view(db_gate)
-def post_round_clock(request, round_id: int, payload: RoundClockIn):
+def post_round_clock(request, round_id: Id, payload: RoundClockIn):
     return services.round_clock_action(
         round_id, payload.action, reason=payload.reason, by=request.user
     )
@@ -119,14 +126,14 @@ def _answer(game, side: str | None) -> dict:
 
 
 @router.get("/games/{game_id}/arrival", response=ArrivalOut, auth=READ_AUTH)
-def get_arrival(request, game_id: int):
+def get_arrival(request, game_id: Id):
     """Who has arrived, the round's start and the arrival limit (FMJD 10.5)."""
     return _answer(selectors.readable_game(game_id, by=request.user), None)
 
 
 @router.post("/games/{game_id}/arrival", response=ArrivalOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def mark_arrival(request, game_id: int, payload: ArrivalIn):
+def mark_arrival(request, game_id: Id, payload: ArrivalIn):
     """Mark White or Black present (arbiters). 409 once the player has lost by forfeit."""
     return _answer(arrival.mark_arrived(game_id, payload.side, by=request.user), payload.side)
 
@@ -135,14 +142,16 @@ def mark_arrival(request, game_id: int, payload: ArrivalIn):
 
 
 class ResultIn(Schema):
-    result: str = Field(..., description='"2-0" "1-1" "0-2" "+/-" "-/+" "-/-" "bye" or "" (clear)')
-    termination: str = ""
-    reason: str = ""
+    result: Text(4) = Field(
+        ..., description='"2-0" "1-1" "0-2" "+/-" "-/+" "-/-" "bye" or "" (clear)'
+    )
+    termination: Text(20) = ""
+    reason: Reason = ""
 
 
 class ForfeitIn(Schema):
     absent: Literal["white", "black", "both"]
-    reason: str
+    reason: Reason
 
 
 class GameResultOut(Schema):
@@ -171,7 +180,7 @@ def _result_answer(game) -> dict:
 
 @router.put("/games/{game_id}/result", response=GameResultOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def set_result(request, game_id: int, payload: ResultIn):
+def set_result(request, game_id: Id, payload: ResultIn):
     """Enter, correct (with a reason) or clear ("") the result of a board (arbiters)."""
     game = services.set_result(
         selectors.game_for_result(game_id, request.user),
@@ -185,7 +194,7 @@ def set_result(request, game_id: int, payload: ResultIn):
 
 @router.post("/games/{game_id}/forfeit", response=GameResultOut, auth=API_AUTH)
 @decorate_view(db_gate)
-def forfeit(request, game_id: int, payload: ForfeitIn):
+def forfeit(request, game_id: Id, payload: ForfeitIn):
     """The absent side(s) lose without playing (arbiters; a reason is required)."""
     game = services.forfeit(
         selectors.game_for_result(game_id, request.user),

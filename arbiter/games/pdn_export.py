@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from arbiter.errors import NotFound
 from arbiter.events.models import Event, Round
-from arbiter.events.permissions import can_view, is_arbiter
+from arbiter.events.permissions import can_view, can_view_round, sees_drafts
 from arbiter.games.models import Game, Move
 from rules import Game as RulesGame
 from rules.pdn import ClockReading, PdnGame, write_game
@@ -122,17 +122,10 @@ def write_pdn(games: Iterable[Game]) -> str:
     return "\n".join(write_game(game_record(g, rows[g.pk])) for g in games)
 
 
-def _visible_round(round_: Round, by) -> bool:
-    event = round_.event
-    if not can_view(by, event):
-        return False
-    return round_.status != Round.Status.DRAFT or is_arbiter(by, event)
-
-
 def game_pdn(game_id: int, *, by) -> tuple[str, str]:
     """(file name, PDN) of one game. NotFound for a game its reader may not see."""
     game = _games(Game.objects.filter(pk=game_id)).first()
-    if game is None or not _visible_round(game.round, by):
+    if game is None or not can_view_round(by, game.round):
         raise NotFound("pdn.game_not_found", game_id=game_id)
     return f"{game.round.event.slug}-r{game.round.number}-b{game.board}.pdn", write_pdn([game])
 
@@ -143,14 +136,14 @@ def board_game(slug: str, number: int, board: int, *, by) -> Game:
         .select_related("clock")
         .first()
     )
-    if game is None or not _visible_round(game.round, by):
+    if game is None or not can_view_round(by, game.round):
         raise NotFound("pdn.board_not_found", number=number, board=board, slug=slug)
     return game
 
 
 def round_pdn(round_id: int, *, by) -> tuple[str, str]:
     round_ = Round.objects.select_related("event").filter(pk=round_id).first()
-    if round_ is None or not _visible_round(round_, by):
+    if round_ is None or not can_view_round(by, round_):
         raise NotFound("pdn.round_not_found", round_id=round_id)
     games = _games(round_.games.order_by("board"))
     return f"{round_.event.slug}-r{round_.number}.pdn", write_pdn(games)
@@ -172,7 +165,7 @@ def event_pdn(event: Event | int | str, *, by) -> tuple[str, str]:
     if event is None or not can_view(by, event):
         raise NotFound("pdn.event_not_found", event=given)
     rounds = Round.objects.filter(event=event)
-    if not is_arbiter(by, event):
+    if not sees_drafts(by, event):  # permissions.can_view_round, for every round at once
         rounds = rounds.exclude(status=Round.Status.DRAFT)
     games = _games(Game.objects.filter(round__in=rounds).order_by("round__number", "board"))
     return f"{event.slug}.pdn", write_pdn(games)

@@ -12,9 +12,9 @@ from django.db import connection
 from django.db.models import Min
 from django.utils import timezone
 
-from arbiter.errors import Forbidden, NotFound
+from arbiter.errors import NotFound
 from arbiter.events.models import Round
-from arbiter.events.permissions import can_view, require_arbiter
+from arbiter.events.permissions import require_arbiter, require_view_round
 from arbiter.events.selectors import get_round
 from arbiter.games.models import Game, Move
 from arbiter.infra import sqlrows
@@ -143,10 +143,11 @@ def _game(game_id: int) -> Game:
 
 
 def readable_game(game_id: int, *, by) -> Game:
-    """The game for `by`: published events for all, drafts for their arbiters."""
+    """The game for `by` when they may read its round (permissions.can_view_round: published
+    rounds of visible events for all, drafts for their arbiters). A game of a draft round or
+    event does not exist for the public (404, not 403: its sequential id tells nothing)."""
     game = _game(game_id)
-    if not can_view(by, game.round.event):
-        raise Forbidden("game.event_not_published", game_id=game_id)
+    require_view_round(by, game.round, NotFound("game.not_found", game_id=game_id))
     return game
 
 

@@ -14,7 +14,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET
 
 from arbiter.errors import NotFound
-from arbiter.events.permissions import can_view, is_arbiter
+from arbiter.events.permissions import is_arbiter, require_view_round
 from rules.svg import board_svg
 
 from . import presentation, selectors
@@ -25,17 +25,19 @@ class _LoginNeeded(Exception):
     pass
 
 
-def _require(request, event, *, arbiter: bool) -> None:
-    allowed = is_arbiter(request.user, event) if arbiter else can_view(request.user, event)
-    if allowed:
+def _require(request, event) -> None:
+    """The arbiter's pages: anonymous visitors are sent to log in, others get 403."""
+    if is_arbiter(request.user, event):
         return
     if not request.user.is_authenticated:
         raise _LoginNeeded
-    raise PermissionDenied(
-        f"only an arbiter of '{event}' may open this page"
-        if arbiter
-        else f"'{event}' is not published"
-    )
+    raise PermissionDenied(f"only an arbiter of '{event}' may open this page")
+
+
+def _require_view(request, game) -> None:
+    """The public's pages of a game: 404 for a game of a draft round or event (its board,
+    names and colours are not shown before the round is published)."""
+    require_view_round(request.user, game.round, NotFound("game.not_found", game_id=game.pk))
 
 
 def _page(view):
@@ -60,7 +62,7 @@ def _page(view):
 def board(request, game_id: int):
     """The arbiter's board: diagram, move entry, move list, clocks and their controls."""
     game = presentation.game_for_page(game_id)
-    _require(request, game.round.event, arbiter=True)
+    _require(request, game.round.event)
     return render(
         request,
         "games/board.html",
@@ -83,7 +85,7 @@ def board(request, game_id: int):
 def player_clock(request, game_id: int):
     """Two large clocks and the last move, for a tablet beside the board."""
     game = presentation.game_for_page(game_id)
-    _require(request, game.round.event, arbiter=False)
+    _require_view(request, game)
     return render(
         request,
         "games/player_clock.html",
@@ -101,7 +103,7 @@ def player_clock(request, game_id: int):
 def diagram(request, game_id: int):
     """The game's position as SVG (?flipped=1: Black at the bottom)."""
     game = presentation.game_for_page(game_id)
-    _require(request, game.round.event, arbiter=False)
+    _require_view(request, game)
     svg = board_svg(
         game.fen,
         last_move=presentation.last_move_notation(game) or None,
@@ -119,7 +121,7 @@ def diagram(request, game_id: int):
 def round_board(request, round_id: int):
     """The arbiter's round: every board, its clocks and arrivals; the round's clock buttons."""
     round_ = presentation.round_for_page(round_id)
-    _require(request, round_.event, arbiter=True)
+    _require(request, round_.event)
     return render(
         request,
         "games/round.html",
@@ -137,5 +139,5 @@ def round_board(request, round_id: int):
 def round_state(request, round_id: int):
     """The round page's data, polled every second."""
     round_ = presentation.round_for_page(round_id)
-    _require(request, round_.event, arbiter=True)
+    _require(request, round_.event)
     return JsonResponse(presentation.round_state(round_))

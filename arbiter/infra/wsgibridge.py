@@ -21,9 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from a2wsgi.wsgi import build_environ
 
-#: The largest request body read (a player list or a PDN file is far smaller); a larger one
-#: gets 413 without reaching the application, and is not held in memory whole.
-MAX_BODY_BYTES = 16 * 1024 * 1024
+# MAX_BODY_BYTES: the largest request body read (a player list or a PDN file is far smaller);
+# a larger one gets 413 without reaching the application, and is not held in memory whole.
+from arbiter.infra.limits import MAX_BODY_BYTES, too_large_body
 
 
 class _Response:
@@ -75,7 +75,7 @@ class WSGIBridge:
                 return  # the client left before sending all of its request
             body += message.get("body", b"")
             if len(body) > MAX_BODY_BYTES:
-                await _too_large(send)
+                await _too_large(send, scope.get("path", ""))
                 return
             if not message.get("more_body", False):
                 break
@@ -102,15 +102,16 @@ class WSGIBridge:
         return response
 
 
-async def _too_large(send) -> None:
-    text = f"request body larger than {MAX_BODY_BYTES // (1024 * 1024)} MiB\n".encode()
+async def _too_large(send, path: str) -> None:
+    status, content_type, text = too_large_body(path)
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [
-                (b"content-type", b"text/plain"),
+                (b"content-type", content_type.encode()),
                 (b"content-length", str(len(text)).encode()),
+                (b"connection", b"close"),
             ],
         }
     )

@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from queue import SimpleQueue
 
+from arbiter.runtime.secretkey import ensure_key
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 POSIX = os.name == "posix"
 TAIL_LINES = 25
@@ -220,6 +222,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 class Supervisor:
     def __init__(self, options: argparse.Namespace):
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings")
+        if not os.environ.get("SECRET_KEY", "").strip():
+            # The settings refuse to load without a key: this machine's, made once (and
+            # passed to every service in the environment).
+            var_dir = Path(os.environ.get("ARBITER_VAR_DIR") or BASE_DIR / "var")
+            os.environ["SECRET_KEY"] = ensure_key(var_dir)
         from django.conf import settings
 
         self.options = options

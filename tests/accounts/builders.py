@@ -7,16 +7,20 @@ import itertools
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
-from arbiter.accounts.models import ApiToken
+from arbiter.accounts import tokens
 
 _seq = itertools.count(1)
 
 
-def make_user(name: str | None = None, *, organizer: bool = False, **fields):
-    """A user without a usable password (hashing one costs ~0.3 s; tests log in with
-    force_login or a token); `organizer` may create events."""
+def make_user(
+    name: str | None = None, *, organizer: bool = False, password: str | None = None, **fields
+):
+    """A user without a usable password unless `password` is given (tests log in with
+    force_login or a token; the login tests type one); `organizer` may create events."""
     User = get_user_model()
-    user = User.objects.create_user(username=name or f"user{next(_seq)}", password=None, **fields)
+    user = User.objects.create_user(
+        username=name or f"user{next(_seq)}", password=password, **fields
+    )
     if organizer:
         user.user_permissions.add(
             Permission.objects.get(codename="add_event", content_type__app_label="events")
@@ -25,8 +29,10 @@ def make_user(name: str | None = None, *, organizer: bool = False, **fields):
     return user
 
 
-def make_token(user) -> str:
-    return ApiToken.objects.create(user=user, name="test").key
+def make_token(user, **scope) -> str:
+    """The secret of a new API token of `user` (stored hashed; `scope`: tokens.issue's
+    event, game, access, expires_in_days)."""
+    return tokens.issue(user, name="test", **scope)[1]
 
 
 def bearer(user) -> dict:

@@ -73,7 +73,8 @@ def test_get_game_returns_the_state_with_the_servers_time(client, world):
 
 def test_a_draft_event_is_hidden_from_the_public(client, db):
     game = make_game(make_event(published=False))
-    assert client.get(f"/api/games/{game.pk}").status_code == 403
+    # Issue 16: as absent as a game that does not exist (an id tells nothing).
+    assert client.get(f"/api/games/{game.pk}").status_code == 404
     assert client.get("/api/games/999999").status_code == 404
 
 

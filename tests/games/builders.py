@@ -31,11 +31,23 @@ def make_player(user=None, surname=None) -> Player:
 
 
 def make_game(
-    event=None, *, fen=None, board=None, round_number=1, white=None, black=None, bye=False
+    event=None,
+    *,
+    fen=None,
+    board=None,
+    round_number=1,
+    white=None,
+    black=None,
+    bye=False,
+    round_status=Round.Status.PUBLISHED,
 ) -> Game:
-    """A game of `event` between two new players (or the given Player rows); `bye`: no Black."""
+    """A game of `event` between two new players (or the given Player rows; `bye`: no Black),
+    in a published round (games are played once their round is published; a draft's are the
+    arbiters')."""
     event = event or make_event()
-    rnd, _ = Round.objects.get_or_create(event=event, number=round_number)
+    rnd, _ = Round.objects.get_or_create(
+        event=event, number=round_number, defaults={"status": round_status}
+    )
     fields = {}
     if fen:
         fields = {"start_fen": fen, "fen": fen}

@@ -318,7 +318,7 @@ def test_fmjd_10_5_the_sweep_stops_a_forfeited_games_clock(timed_game):
 
 def test_api_arrival_state_is_readable_where_the_event_is(client, event, game, arbiter_user):
     url = f"/api/games/{game.pk}/arrival"
-    assert client.get(url).status_code == 403  # a draft event: not for the public
+    assert client.get(url).status_code == 404  # a draft event: not for the public
     event.published = True
     event.save()
     body = client.get(url).json()

@@ -85,9 +85,9 @@ def test_round_state_gives_each_boards_clock_at_the_servers_time(client, board, 
 def test_players_clock_page_follows_the_events_visibility(client, board, arbiter_user):
     game, white_user = board
     url = f"/games/{game.pk}/clock/"
-    assert client.get(url).status_code == 302  # a draft event: log in first
+    assert client.get(url).status_code == 404  # a draft event: not shown, even its id
     client.force_login(white_user)
-    assert client.get(url).status_code == 403
+    assert client.get(url).status_code == 404
     client.force_login(arbiter_user)
     response = client.get(url)
     assert response.status_code == 200

@@ -44,9 +44,7 @@ def crosstable(event: Event, *, include_draft: bool = False) -> dict:
     """
     scoring = scoring_of(event)
     table = standings(event)
-    games = [
-        g for g in event_games(event) if include_draft or g.round.status != g.round.Status.DRAFT
-    ]
+    games = event_games(event, drafts=include_draft)
     number_of = {line.player.pk: line.entry.pairing_number for line in table}
     rank_of = {line.player.pk: line.rank for line in table}
     rows = [

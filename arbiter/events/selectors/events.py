@@ -28,19 +28,20 @@ def get_event(event_id, user) -> Event:
 
 
 def visible_rounds(event: Event, user) -> QuerySet[Round]:
-    """The event's rounds; draft pairings only for its arbiters and organizer."""
+    """The event's rounds that `user` may read (permissions.can_view_round, as a query)."""
     qs = event.round_set.order_by("number")
-    if permissions.is_arbiter(user, event):
+    if permissions.sees_drafts(user, event):
         return qs
     return qs.exclude(status=Round.Status.DRAFT)
 
 
 def get_round(round_id, user) -> Round:
+    """The round when `user` may read it (permissions.can_view_round); NotFound otherwise."""
     round_ = Round.objects.select_related("event").filter(pk=round_id).first()
-    if round_ is None or not permissions.can_view(user, round_.event):
+    if round_ is None:
         raise NotFound("round.not_found", round_id=round_id)
-    if round_.status == Round.Status.DRAFT and not permissions.is_arbiter(user, round_.event):
-        raise NotFound("round.not_published", round_id=round_id)
+    # A draft round, or a round of a draft event, does not exist for the public (404).
+    permissions.require_view_round(user, round_, NotFound("round.not_found", round_id=round_id))
     return round_
 
 

@@ -32,9 +32,14 @@ def tiebreak_columns(event: Event) -> list[tuple[str, str]]:
 
 
 def standings(event: Event, *, after_round: int | None = None) -> list[StandingLine]:
-    """The ranking after `after_round` (default: every result so far)."""
+    """The ranking after `after_round` (default: every result so far). Draft rounds have no
+    results and are left out, for every reader."""
     entries = list(event.entries.select_related("player"))
-    games = [g for g in event_games(event) if after_round is None or g.round.number <= after_round]
+    games = [
+        g
+        for g in event_games(event, drafts=False)
+        if after_round is None or g.round.number <= after_round
+    ]
     rows = compute_standings(
         player_infos(entries),
         game_records(games),

@@ -7,7 +7,7 @@ from django.db.models import Max
 
 from arbiter.errors import Conflict, Invalid
 from arbiter.events import permissions
-from arbiter.events.models import Entry, Event, Player, Round
+from arbiter.events.models import AuditEntry, Entry, Event, Player, Round
 from arbiter.events.services.audit import log
 from arbiter.events.services.events import sync_round_robin_rounds
 from arbiter.events.services.players import create_player, update_player
@@ -38,7 +38,15 @@ def add_entry(event: Event, player: Player, *, by) -> Entry:
     Late entries join a running Swiss from the next unpaired round (they score nothing for
     the rounds before). A round robin's table is fixed once round 1 is paired.
     """
+    return add_entries(event, [player], by=by)[0]
+
+
+def add_entries(event: Event, players: list[Player], *, by) -> list[Entry]:
+    """Enter `players` in `event`, in this order, with the next pairing numbers (add_entry's
+    rules). The checks run once and the entries and their audit lines are written in two
+    statements: an import of 500 players took ten queries each (15 s)."""
     permissions.require_arbiter(by, event)
+    players = list(players)
     with transaction.atomic():
         event = _lock_event(event)
         if event.status == Event.Status.FINISHED:
@@ -46,25 +54,40 @@ def add_entry(event: Event, player: Player, *, by) -> Entry:
         paired = _last_paired(event)
         if paired and event.system != S.SWISS:
             raise Conflict("entry.round_robin_fixed", event=event)
-        if event.entries.filter(player=player).exists():
-            raise Conflict("entry.already_entered", player=player, event=event)
-        number = (event.entries.aggregate(n=Max("pairing_number"))["n"] or 0) + 1
-        entry = Entry.objects.create(event=event, player=player, pairing_number=number)
-        _sync_rounds(event)
-        log(
-            event,
-            by=by,
-            action="entry.add",
-            target=str(player),
-            new={
-                "player_id": player.pk,
-                "pairing_number": number,
-                "late": bool(paired),
-                "first_round": paired + 1,
-            },
+        entered = set(event.entries.values_list("player_id", flat=True))
+        seen: set[int] = set()
+        for player in players:
+            if player.pk in entered or player.pk in seen:
+                raise Conflict("entry.already_entered", player=player, event=event)
+            seen.add(player.pk)
+        first = (event.entries.aggregate(n=Max("pairing_number"))["n"] or 0) + 1
+        entries = Entry.objects.bulk_create(
+            [
+                Entry(event=event, player=player, pairing_number=first + i)
+                for i, player in enumerate(players)
+            ]
         )
-    entry.event = event
-    return entry
+        _sync_rounds(event)
+        AuditEntry.objects.bulk_create(
+            [
+                AuditEntry(
+                    event=event,
+                    user=by if getattr(by, "is_authenticated", False) else None,
+                    action="entry.add",
+                    target=str(entry.player)[:200],
+                    new={
+                        "player_id": entry.player_id,
+                        "pairing_number": entry.pairing_number,
+                        "late": bool(paired),
+                        "first_round": paired + 1,
+                    },
+                )
+                for entry in entries
+            ]
+        )
+    for entry in entries:
+        entry.event = event
+    return entries
 
 
 def withdraw_entry(entry: Entry, *, by, reason: str = "") -> Entry | None:

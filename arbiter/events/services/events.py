@@ -15,6 +15,7 @@ from arbiter.events.pairing import berger_rounds
 from arbiter.events.services.audit import log
 from arbiter.games.models import Game
 from arbiter.messages import Problem
+from arbiter.validation import check_text
 
 S = Event.System
 
@@ -112,10 +113,10 @@ def _unique_slug(name: str) -> str:
 def _clean(field: str, value):  # noqa: C901 - one branch per field of an event
     """The value to store for `field`, or Invalid saying what is wrong with it."""
     if field == "name":
-        text = str(value or "").strip()
+        text = check_text("name", value or "", 200).strip()  # refused when too long, not cut
         if not text:
             raise Invalid("event.name_required", details={"field": "name"})
-        return text[:200]
+        return text
     if field == "system":
         return validation.validate_choice("system", value, S.choices)
     if field == "rounds":
@@ -150,9 +151,9 @@ def _clean(field: str, value):  # noqa: C901 - one branch per field of an event
                 "event.bad_date", field=field, value=value, details={"field": field}
             ) from None
     if field == "federation":
-        return str(value or "").strip().upper()[:3]
+        return check_text(field, value or "", 3).strip().upper()
     if field in {"place", "pairing_seed"}:
-        return str(value or "").strip()
+        return check_text(field, value or "", 200 if field == "place" else 50).strip()
     raise Invalid("event.unknown_setting", field=field, details={"field": field})
 
 
@@ -318,7 +319,8 @@ def invite_arbiter(
 
     permissions.require_organizer(by, event)
     User = get_user_model()
-    username = str(username or "").strip()
+    # The columns' limits (User), refused when too long or holding a NUL, never cut.
+    username = check_text("username", username or "", 150).strip()
     if not username:
         raise Invalid("arbiter.username_required", details={"field": "username"})
     try:
@@ -329,10 +331,12 @@ def invite_arbiter(
         ) from None
     if User.objects.filter(username__iexact=username).exists():
         raise Conflict("arbiter.username_taken", username=username, details={"field": "username"})
-    given, _, surname = str(full_name or "").strip().partition(" ")
-    user = User(
-        username=username, email=str(email or "").strip(), first_name=given, last_name=surname
-    )
+    given, _, surname = check_text("full_name", full_name or "", 301).strip().partition(" ")
+    check_text("full_name", given, 150)
+    check_text("full_name", surname, 150)
+    email = check_text("email", email or "", 254).strip()
+    check_text("password", password or "", 4096)
+    user = User(username=username, email=email, first_name=given, last_name=surname)
     try:
         validate_password(password, user)
     except ValidationError as exc:

@@ -9,7 +9,7 @@ from arbiter.events import permissions
 from arbiter.events.models import Entry, Event, Player
 from arbiter.events.player_csv import LineError, raise_if_errors, read_rows
 from arbiter.events.services.audit import log
-from arbiter.events.services.entries import add_entry
+from arbiter.events.services.entries import add_entries
 from arbiter.events.services.players import clean_player_fields
 
 
@@ -68,11 +68,13 @@ def import_players_csv(event: Event, text: str | bytes, *, by) -> list[Entry]:
     if not rows and not errors:
         errors.append(LineError(2, "import.no_players"))
     raise_if_errors(errors)
-    entries = []
     with transaction.atomic():
-        for _line, existing, fields in planned:
-            player = existing or Player.objects.create(**fields)
-            entries.append(add_entry(event, player, by=by))
+        new = Player.objects.bulk_create(
+            [Player(**fields) for _line, existing, fields in planned if existing is None]
+        )
+        made = iter(new)
+        players = [existing or next(made) for _line, existing, _fields in planned]
+        entries = add_entries(event, players, by=by)
         log(
             event,
             by=by,

@@ -10,6 +10,7 @@ from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events import permissions
 from arbiter.events.models import Player
 from arbiter.events.services.audit import events_of, log
+from arbiter.validation import check_text
 
 _FEDERATION = re.compile(r"^[A-Z]{3}$")
 _TITLE = re.compile(r"^[A-Z]{1,10}$")
@@ -21,16 +22,17 @@ PLAYER_FIELDS = ("surname", "given_name", "fmjd_id", "federation", "rating", "ti
 def clean_player_fields(**raw) -> dict:
     """Checked and normalised player fields; Invalid names the first bad field and why."""
     out: dict = {}
-    surname = str(raw.get("surname") or "").strip()
+    surname = check_text("surname", raw.get("surname") or "", 100).strip()
     if not surname:
         raise Invalid("player.surname_required", details={"field": "surname"})
-    out["surname"] = surname[:100]
-    out["given_name"] = str(raw.get("given_name") or "").strip()[:100]
-    fmjd_id = str(raw.get("fmjd_id") or "").strip()
-    if fmjd_id and not fmjd_id.isdigit():
+    out["surname"] = surname
+    # Refused when too long, never cut: a cut name would be a different name (columns' lengths).
+    out["given_name"] = check_text("given_name", raw.get("given_name") or "", 100).strip()
+    fmjd_id = check_text("fmjd_id", raw.get("fmjd_id") or "", 20).strip()
+    if fmjd_id and not (fmjd_id.isascii() and fmjd_id.isdigit()):
         raise Invalid("player.bad_fmjd_id", fmjd_id=fmjd_id, details={"field": "fmjd_id"})
-    out["fmjd_id"] = fmjd_id[:20]
-    federation = str(raw.get("federation") or "").strip().upper()
+    out["fmjd_id"] = fmjd_id
+    federation = check_text("federation", raw.get("federation") or "").strip().upper()
     if federation and not _FEDERATION.match(federation):
         raise Invalid(
             "player.bad_federation",
@@ -54,11 +56,11 @@ def clean_player_fields(**raw) -> dict:
                 details={"field": "rating"},
             )
         out["rating"] = value
-    title = str(raw.get("title") or "").strip().upper()
+    title = check_text("title", raw.get("title") or "").strip().upper()
     if title and not _TITLE.match(title):
         raise Invalid("player.bad_title", title=title, details={"field": "title"})
     out["title"] = title
-    out["club"] = str(raw.get("club") or "").strip()[:200]
+    out["club"] = check_text("club", raw.get("club") or "", 200).strip()
     return out
 
 

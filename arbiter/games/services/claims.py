@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from arbiter import messages
-from arbiter.errors import Forbidden, Invalid, NotFound
+from arbiter.errors import Invalid, NotFound
 from arbiter.games import selectors
 from arbiter.games.models import Claim, Game
 from arbiter.infra import sqlrows
@@ -180,14 +180,14 @@ def queue_decision(claim_id: int) -> None:
 
 def read_claim(game_id: int, claim_id: int, *, by) -> dict:
     """A claim and its decision, for those who may see the game."""
-    from arbiter.events.permissions import can_view
+    from arbiter.events.permissions import require_view_round
 
     claim = Claim.objects.filter(pk=claim_id, game_id=game_id).select_related("game__round__event")
     claim = claim.first()
+    not_found = NotFound("claim.not_found", game_id=game_id, claim_id=claim_id)
     if claim is None:
-        raise NotFound("claim.not_found", game_id=game_id, claim_id=claim_id)
-    if not can_view(by, claim.game.round.event):
-        raise Forbidden("game.event_not_published", game_id=game_id)
+        raise not_found
+    require_view_round(by, claim.game.round, not_found)
     return claim_dict(claim)
 
 
