@@ -95,7 +95,13 @@ def test_py_draughts_reads_the_same_moves(world):
 
 
 def test_round_and_event_files_hold_published_rounds_only(client, world):
-    hidden = make_game(world.event, white=make_player(), black=make_player(), round_number=2)
+    hidden = make_game(
+        world.event,
+        white=make_player(),
+        black=make_player(),
+        round_number=2,
+        round_status=Round.Status.DRAFT,
+    )
     played(hidden, played_game(4))
     slug = world.event.slug
     r1 = client.get(f"/events/{slug}/rounds/1/games.pdn")

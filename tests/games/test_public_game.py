@@ -80,7 +80,12 @@ def test_comments_of_the_approved_sheet_are_shown(client, world):
 
 def test_unpublished_game_is_not_shown_to_the_public(client, world):
     hidden = make_game(
-        world.event, white=make_player(), black=make_player(), round_number=2, board=1
+        world.event,
+        white=make_player(),
+        black=make_player(),
+        round_number=2,
+        board=1,
+        round_status=Round.Status.DRAFT,
     )
     played(hidden, played_game(4))
     assert Round.objects.get(pk=hidden.round_id).status == Round.Status.DRAFT
