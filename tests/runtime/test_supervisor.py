@@ -123,8 +123,14 @@ class Run:
 
     def cleanup(self) -> None:
         if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+            # SIGINT: the supervisor stops every process it started, each in a process group
+            # of its own; a SIGKILL of the supervisor's group alone left them running.
+            os.killpg(self.process.pid, signal.SIGINT)
+            try:
+                self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
 
 
 def home_page_answers(port: int) -> bool:
