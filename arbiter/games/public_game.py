@@ -9,7 +9,6 @@ from arbiter import messages
 from arbiter.games.models import Game, Move, NotationSheet
 from rules import Game as RulesGame
 from rules.game import Setup
-from rules.notation_sheet import move_label
 from rules.outcome import Termination
 
 from .pdn_export import player_name
@@ -81,22 +80,31 @@ def game_page(game: Game) -> dict:
     engine = RulesGame(game.start_fen)
     fens = [engine.position.fen()]
     plies = []
+    # Numbered from the side to move, not from the ply's parity: a game may start with Black
+    # to move, and a position set within the game (FMJD 5.4) takes a ply of the record while
+    # the side to move after it is the one the position names (as the PDN writer numbers).
+    number = 1
     for i, entry in enumerate(entries, 1):
+        white_move = engine.position.white_to_move
         if isinstance(entry, Setup):
             engine.set_position(entry.fen, article=entry.article, note=entry.note)
             text = f"position set (FMJD {entry.article})"
             note = [entry.note] if entry.note else []
+            label = ""
         else:
             before = engine.position
             move = engine.push(entry)
             text = before.move_text(move)
             note = []
+            label = f"{number}{'.' if white_move else '...'}"
+            if not white_move:
+                number += 1
         row = rows.get(i, {})
         plies.append(
             {
                 "ply": i,
-                "label": move_label(i),
-                "white_move": i % 2 == 1,
+                "label": label,
+                "white_move": white_move,
                 "notation": text,
                 "white_clock": clock_text(row.get("white_ms")),
                 "black_clock": clock_text(row.get("black_ms")),

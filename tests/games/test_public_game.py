@@ -107,3 +107,38 @@ def test_pairings_results_crosstable_and_player_cards_link_to_the_game(client, w
         r = client.get(page)
         assert r.status_code == 200, page
         assert link in r.content.decode(), page
+
+
+def _labels(game):
+    from arbiter.games.public_game import game_page
+
+    return [(p["label"], p["white_move"]) for p in game_page(game)["plies"]]
+
+
+def test_a_game_started_with_black_to_move_is_numbered_from_black(world):
+    # A set start position may have Black to move: its first ply is "1...", White's reply "2."
+    game = make_game(world.event, board=4, fen="B:WK46:BK4")
+    played(game, ["4-9", "46-37", "9-4"])
+    assert _labels(game) == [("1...", False), ("2.", True), ("2...", False)]
+
+
+def test_a_position_set_within_the_game_keeps_the_move_numbers(world):
+    # FMJD 5.4: a rectified irregularity sets the position before it; the set position takes
+    # a ply of the record but no move number, and the side it names moves next.
+    from rules import Game as RulesGame
+
+    game = make_game(world.event, board=5)
+    played(game, ["32-28", "19-23"])
+    engine = RulesGame.from_state(game.rules_state)
+    engine.push("28x19")
+    engine.set_position(engine.history[-2].fen(), article="5.4", note="rectified")
+    engine.push("28x19")
+    game.rules_state = engine.to_state()
+    game.save(update_fields=["rules_state"])
+    assert _labels(game) == [
+        ("1.", True),
+        ("1...", False),
+        ("2.", True),
+        ("", False),
+        ("2.", True),
+    ]
