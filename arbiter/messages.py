@@ -106,15 +106,16 @@ MESSAGES: dict[str, str] = {
         "only an arbiter of '{event}' or a player of this game may do this"
     ),
     "act.own_side_only": "the {own} player acts for {own} only, not for {side}",
+    # login (an organizer makes a login for a new arbiter or for a player)
+    "login.bad_password": "password: {problems: }",
+    "login.bad_username": "username: {problems: }",
+    "login.username_required": "username: give the new login's name",
     # arrival
     "arrival.bye_side": "board {board} has no {side} player (a bye)",
     "arrival.game_over": (
         "board {board} is already over ({result}, {termination}): {side} cannot be marked present"
     ),
     # arbiter (an organizer invites a new arbiter)
-    "arbiter.bad_password": "password: {problems: }",
-    "arbiter.bad_username": "username: {problems: }",
-    "arbiter.username_required": "username: give the new arbiter's login name",
     "arbiter.username_taken": (
         "username: '{username}' is taken; choose them from the users instead"
     ),
@@ -374,6 +375,7 @@ MESSAGES: dict[str, str] = {
         "fmjd_id: {fmjd_id} is already the FMJD id of {other} (player {other_id})"
     ),
     "player.login_exists": "{player} already has a login ('{username}')",
+    "player.username_taken": "username: '{username}' is taken; choose another login name",
     "player.login_taken": "user '{user}' is already the login of {taken}",
     "player.not_found": "player {player_id} not found",
     "player.only_organizers_and_arbiters": "only organizers and arbiters may register players",

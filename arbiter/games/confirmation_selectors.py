@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from arbiter import messages
 from arbiter.errors import Forbidden
-from arbiter.events.models import AuditEntry, Round
+from arbiter.messages import Problem
+from arbiter.events.models import AuditEntry
 from arbiter.events.permissions import is_arbiter, player_side
 
 from .models import Game
@@ -35,14 +35,17 @@ def _target(game: Game, number: int) -> str:
     return f"round {number} board {game.board}"
 
 
-def entries_by_game(round_: Round, games: list[Game]) -> dict[int, list[dict]]:
-    """{game id: its record's entries, oldest first} for games of `round_`: one query."""
+def entries_by_game(games: list[Game]) -> dict[int, list[dict]]:
+    """{game id: its record's entries, oldest first} for `games` (their rounds loaded): one
+    query, by the event and the board's target, as services/acts.py writes them."""
     if not games:
         return {}
     ids = {g.pk for g in games}
-    targets = [_target(g, round_.number) for g in games]
+    targets = {_target(g, g.round.number) for g in games}
     rows = (
-        AuditEntry.objects.filter(event_id=round_.event_id, target__in=targets)
+        AuditEntry.objects.filter(
+            event_id__in={g.round.event_id for g in games}, target__in=sorted(targets)
+        )
         .order_by("pk")
         .values(*_COLUMNS)
     )
@@ -86,26 +89,25 @@ def summarize(game: Game, entries: list[dict]) -> dict:
             said = latest[side]["new"].get("result")
             (agreeing if said == result else claims).append((side, said))
     if game.black_id is None:
-        status, words = BYE, messages.render("confirmation.bye_words")
+        status, words = BYE, Problem("confirmation.bye_words")
     elif not result:
-        status, words = PENDING, messages.render("confirmation.pending")
+        status, words = PENDING, Problem("confirmation.pending")
     elif claims:
-        status = DISPUTED
-        said = [messages.render("confirmation.claim", {"side": s, "result": r}) for s, r in claims]
-        words = messages.render("confirmation.disputed", {"result": result, "claims": said})
+        said = [Problem("confirmation.claim", side=s, result=r) for s, r in claims]
+        status, words = DISPUTED, Problem("confirmation.disputed", result=result, claims=said)
     elif len(agreeing) == 2:
-        status, words = AGREED, messages.render("confirmation.agreed", {"result": result})
+        status, words = AGREED, Problem("confirmation.agreed", result=result)
     elif agreeing:
-        status = UNCONFIRMED
-        words = messages.render("confirmation.one_side", {"result": result, "side": agreeing[0][0]})
+        side = agreeing[0][0]
+        status, words = UNCONFIRMED, Problem("confirmation.one_side", result=result, side=side)
     else:
-        status, words = UNCONFIRMED, messages.render("confirmation.unconfirmed", {"result": result})
+        status, words = UNCONFIRMED, Problem("confirmation.unconfirmed", result=result)
     return {
         "game": game.pk,
         "board": game.board,
         "result": result,
         "status": status,
-        "words": words,
+        "words": str(words),
         "white": _side_dict(latest.get("white")),
         "black": _side_dict(latest.get("black")),
         "approved": approved,
@@ -116,7 +118,7 @@ def summarize(game: Game, entries: list[dict]) -> dict:
 
 def game_confirmation(game: Game) -> dict:
     """The confirmations of one game's result (see summarize)."""
-    return summarize(game, entries_by_game(game.round, [game]).get(game.pk, []))
+    return summarize(game, entries_by_game([game]).get(game.pk, []))
 
 
 def read_confirmation(game: Game, *, by) -> dict:
@@ -126,9 +128,9 @@ def read_confirmation(game: Game, *, by) -> dict:
     return game_confirmation(game)
 
 
-def round_confirmations(round_: Round, games: list[Game]) -> dict:
+def round_confirmations(games: list[Game]) -> dict:
     """Every board's confirmations and how many are agreed, unconfirmed, disputed, accepted."""
-    entries = entries_by_game(round_, games)
+    entries = entries_by_game(games)
     boards = [summarize(g, entries.get(g.pk, [])) for g in games]
     counts = {k: 0 for k in (AGREED, UNCONFIRMED, DISPUTED, PENDING, "approved", "to_accept")}
     for b in boards:

@@ -141,7 +141,7 @@ def test_accept_all_accepts_only_the_agreed_results_and_is_idempotent(world):
     again = accept_confirmed(round_.pk, by=world.arbiter)
     assert again["accepted"] == [] and again["already_accepted"] == [games[0].board]
     assert AuditEntry.objects.filter(action=read.APPROVE).count() == 1
-    states = {b["game"]: b for b in read.round_confirmations(round_, games)["boards"]}
+    states = {b["game"]: b for b in read.round_confirmations(games)["boards"]}
     assert states[games[0].pk]["approved"] and states[games[0].pk]["approved_by"] == "arb"
     assert not states[games[1].pk]["approved"]
 

@@ -85,7 +85,7 @@ def accept_confirmed(round_id: int, *, by) -> dict:
             Game.objects.filter(round=round_).exclude(result="").values_list("pk", flat=True)
         )
         games = lock_games(ids, by=by)
-        entries = read.entries_by_game(round_, games)
+        entries = read.entries_by_game(games)
         accepted, already, left = [], [], []
         for game in games:
             state = read.summarize(game, entries.get(game.pk, []))
