@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from arbiter.errors import Forbidden
-from arbiter.messages import Problem
 from arbiter.events.models import AuditEntry
 from arbiter.events.permissions import is_arbiter, player_side
+from arbiter.messages import Problem
 
 from .models import Game
 

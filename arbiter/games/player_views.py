@@ -20,9 +20,7 @@ from .services.confirmation import confirm_result
 def me(request):
     """The logged-in player's events, next pairing, games, records and notation sheets."""
     page = player_selectors.player_page(request.user)
-    return render(
-        request, "games/me.html", {**page, "results": CONFIRMABLE, "tab": "me"}
-    )
+    return render(request, "games/me.html", {**page, "results": CONFIRMABLE, "tab": "me"})
 
 
 @require_POST
