@@ -231,3 +231,20 @@ def test_the_accept_endpoint_is_for_arbiters(client, world):
     client.force_login(world.arbiter)
     got = client.post(url)
     assert got.status_code == 200 and got.json()["accepted"] == [world.game.board]
+
+
+def test_the_round_page_shows_agreed_unconfirmed_and_disputed_results(client, world):
+    games = _round_of_three(world)
+    client.force_login(world.arbiter)
+    round_id = world.game.round_id
+    state = client.get(f"/rounds/{round_id}/arbiter/state.json").json()["confirmations"]
+    assert {k: state["counts"][k] for k in ("agreed", "unconfirmed", "disputed", "to_accept")} == {
+        "agreed": 1,
+        "unconfirmed": 1,
+        "disputed": 1,
+        "to_accept": 1,
+    }
+    page = client.get(f"/rounds/{round_id}/arbiter/").content.decode()
+    assert "Accept the 1 agreed result</button>" in page
+    assert "2-0 recorded; black says 0-2" in page and "✗ says 0-2" in page
+    assert f'data-confirm="{games[0].pk}" class="agreed"' in page
