@@ -45,7 +45,6 @@
       tr.dataset.confirm = b.game;
       tr.className = b.status + (b.approved ? " approved" : "");
       cell(tr, b.board, "num");
-      cell(tr, b.result || "–");
       cell(tr, sideCell(b.white, b.result));
       cell(tr, sideCell(b.black, b.result));
       cell(tr, b.words + (b.approved ? " · accepted by " + (b.approved_by || "an arbiter") : ""));
