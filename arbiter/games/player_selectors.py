@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q
 
-from arbiter.events.models import Entry, Player
+from arbiter.events.models import Entry, Player, Round
 from arbiter.events.permissions import can_view, can_view_round
 
 from . import confirmation_selectors
@@ -112,6 +112,9 @@ def player_page(user) -> dict:
         pg.sheet = sheets.get(pg.game.pk)
         event = events[pg.game.round.event_id]
         event.games.append(pg)
-        if event.next_game is None and not pg.game.result:
-            event.next_game = pg  # the earliest published round still to be played
+        to_play = not pg.game.result or (
+            pg.opponent is None and pg.game.round.status == Round.Status.PUBLISHED
+        )
+        if event.next_game is None and to_play:
+            event.next_game = pg  # the earliest published round still to be played (or a bye)
     return {"player": player, "events": list(events.values())}

@@ -95,7 +95,9 @@ def test_fmjd_10_2_the_player_confirms_the_result_from_their_page(client, world)
 def test_a_confirmation_before_the_result_is_refused_in_words(client, world):
     Round.objects.filter(pk=world.draft.round_id).update(status="published")
     client.force_login(world.me)
-    page = client.post(reverse("games:me_confirm", args=[world.draft.pk]), {"result": "2-0"}, follow=True)
+    page = client.post(
+        reverse("games:me_confirm", args=[world.draft.pk]), {"result": "2-0"}, follow=True
+    )
     assert "Not confirmed: board 7 has no result yet" in text(page)
     assert not AuditEntry.objects.filter(action=read.CONFIRM).exists()
 
@@ -112,9 +114,7 @@ def test_the_page_needs_a_login(client, world):
 
 
 def test_a_player_lands_on_their_page_after_logging_in(client, world):
-    page = client.post(
-        "/accounts/login/", {"username": "halima", "password": "a-long-pass-123"}
-    )
+    page = client.post("/accounts/login/", {"username": "halima", "password": "a-long-pass-123"})
     assert page.status_code == 302 and page["Location"] == reverse("games:me")
     client.logout()
     make_user("olga", password="a-long-pass-123")
@@ -164,3 +164,13 @@ def test_an_arbiter_who_is_not_the_organizer_gives_no_login(client, world):
     )
     assert page.status_code == 403
     assert not Entry.objects.get(event=world.event, pairing_number=2).player.user_id
+
+
+def test_a_bye_in_the_published_round_is_the_next_pairing(client, world):
+    bye = make_game(world.event, white=world.player, bye=True, round_number=3, board=9)
+    make_game(world.event, round_number=3, board=1)  # still to be played: the round is open
+    Round.objects.filter(pk=bye.round_id).update(status="published")
+    services.set_result(bye, "bye", by=world.arbiter)
+    client.force_login(world.me)
+    words = text(client.get(reverse("games:me")))
+    assert "Your next game Round 3 · board 9 You play White: a bye, no game to play." in words

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from arbiter.errors import Conflict, Forbidden, Invalid
+from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
 from arbiter.events.models import AuditEntry
 from arbiter.games import confirmation_selectors as read
 from arbiter.games import services
@@ -248,3 +248,26 @@ def test_the_round_page_shows_agreed_unconfirmed_and_disputed_results(client, wo
     assert "Accept the 1 agreed result</button>" in page
     assert "2-0 recorded; black says 0-2" in page and "✗ says 0-2" in page
     assert f'data-confirm="{games[0].pk}" class="agreed"' in page
+
+
+def test_the_openapi_schema_lists_the_confirmation_routes_with_their_error_answers(client):
+    paths = client.get("/api/openapi.json").json()["paths"]
+    post = paths["/api/games/{game_id}/result-confirmation"]["post"]
+    assert {"401", "403", "404", "409", "422"} <= set(post["responses"])
+    body = post["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    assert body.endswith("/ConfirmIn")
+    accept = paths["/api/rounds/{round_id}/results/accept"]["post"]
+    assert {"401", "403", "404", "409"} <= set(accept["responses"])
+    assert "get" in paths["/api/games/{game_id}/result-confirmation"]
+
+
+def test_a_game_of_a_draft_round_is_not_found_for_its_players(world):
+    draft = make_game(
+        world.event,
+        white=world.game.white,
+        black=world.game.black,
+        round_number=2,
+        round_status="draft",
+    )
+    with pytest.raises(NotFound):
+        confirm_result(draft.pk, by=world.white, result="2-0")

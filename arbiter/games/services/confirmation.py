@@ -16,7 +16,7 @@ from django.db import transaction
 
 from arbiter.errors import Conflict, Invalid, NotFound
 from arbiter.events.models import Round
-from arbiter.events.permissions import require_arbiter
+from arbiter.events.permissions import require_arbiter, require_view_round
 from arbiter.games import confirmation_selectors as read
 from arbiter.games.models import Game
 
@@ -38,6 +38,8 @@ def confirm_result(game_id: int, *, by, result: str, side: str | None = None) ->
         )
     with transaction.atomic():
         game = lock_game(game_id, by=by)
+        # a game of a draft round is not there for its players yet (404, as every read)
+        require_view_round(by, game.round, NotFound("game.not_found", game_id=game.pk))
         _, side = acts.actor(game, by, side)
         if game.black_id is None:
             raise Conflict("confirmation.bye", board=game.board)

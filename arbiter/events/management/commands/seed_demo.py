@@ -159,9 +159,7 @@ def _confirm_demo_results(event: Event, arbiter, player_user) -> None:
     one disputed; the demo player's own game waits for their confirmation on /me/."""
     from arbiter.games.services.confirmation import confirm_result
 
-    games = Game.objects.filter(round__event=event, round__number=PLAYED_ROUNDS).exclude(
-        black=None
-    )
+    games = Game.objects.filter(round__event=event, round__number=PLAYED_ROUNDS).exclude(black=None)
     for game in games.select_related("white", "black").order_by("board"):
         if player_user.pk in (game.white.user_id, game.black.user_id):
             side = "black" if game.white.user_id == player_user.pk else "white"
