@@ -173,4 +173,4 @@ def test_a_bye_in_the_published_round_is_the_next_pairing(client, world):
     services.set_result(bye, "bye", by=world.arbiter)
     client.force_login(world.me)
     words = text(client.get(reverse("games:me")))
-    assert "Your next game Round 3 · board 9 You play White: a bye, no game to play." in words
+    assert "Your next game Round 3 · board 9 You play White : a bye, no game to play." in words
