@@ -174,3 +174,13 @@ def test_a_bye_in_the_published_round_is_the_next_pairing(client, world):
     client.force_login(world.me)
     words = text(client.get(reverse("games:me")))
     assert "Your next game Round 3 · board 9 You play White : a bye, no game to play." in words
+
+
+def test_the_desk_says_which_players_have_a_login(client, world):
+    org = make_user("org", organizer=True)
+    world.event.organizer = org
+    world.event.save()
+    client.force_login(org)
+    words = text(client.get(reverse("events:manage", args=["emmen"])))
+    assert "Okonkwo edit Okonkwo · has a login" in words
+    assert "Vermeulen edit Vermeulen · give a login" in words
