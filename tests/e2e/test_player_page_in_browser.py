@@ -69,7 +69,7 @@ def test_fmjd_10_2_a_player_confirms_on_their_page_and_the_arbiter_accepts_all(
     for game, result in ((mine, "2-0"), (other, "1-1")):
         services.set_result(game, result, by=arbiter)
     for side in ("white", "black"):
-        confirm_result(other.pk, by=other.__getattribute__(side).user, result="1-1")
+        confirm_result(other.pk, by=getattr(other, side).user, result="1-1")
     confirm_result(mine.pk, by=people[1].user, result="2-0")
 
     # The player logs in with the form and lands on their own page.
