@@ -75,6 +75,7 @@ def register_routers() -> None:
     from arbiter.accounts.api import router as accounts_router
     from arbiter.events.api import router as events_router
     from arbiter.games.api import router as games_router
+    from arbiter.games.api_confirmation import router as confirmation_router
     from arbiter.games.api_pdn import router as pdn_router
     from arbiter.games.api_sheets import router as sheets_router
 
@@ -82,6 +83,7 @@ def register_routers() -> None:
     api.add_router("/", games_router)
     api.add_router("/", events_router)
     api.add_router("/", sheets_router)
+    api.add_router("/", confirmation_router)
     api.add_router("/", pdn_router)
     api.add_router("/", accounts_router)
 

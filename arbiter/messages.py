@@ -106,15 +106,16 @@ MESSAGES: dict[str, str] = {
         "only an arbiter of '{event}' or a player of this game may do this"
     ),
     "act.own_side_only": "the {own} player acts for {own} only, not for {side}",
+    # login (an organizer makes a login for a new arbiter or for a player)
+    "login.bad_password": "password: {problems: }",
+    "login.bad_username": "username: {problems: }",
+    "login.username_required": "username: give the new login's name",
     # arrival
     "arrival.bye_side": "board {board} has no {side} player (a bye)",
     "arrival.game_over": (
         "board {board} is already over ({result}, {termination}): {side} cannot be marked present"
     ),
     # arbiter (an organizer invites a new arbiter)
-    "arbiter.bad_password": "password: {problems: }",
-    "arbiter.bad_username": "username: {problems: }",
-    "arbiter.username_required": "username: give the new arbiter's login name",
     "arbiter.username_taken": (
         "username: '{username}' is taken; choose them from the users instead"
     ),
@@ -147,6 +148,26 @@ MESSAGES: dict[str, str] = {
         "refused: {count} of {limit} moves each since the material of FMJD {article} arose after ply {since_ply}"
     ),
     "claim.unknown_article": "refused: FMJD {article} is not a draw rule (one of {articles})",
+    # confirmation (both players confirm the result at the end of a game; the arbiter accepts)
+    "confirmation.bad_result": "result: one of {codes}, not {result!r}",
+    "confirmation.bye": "board {board} is a bye: there is no result to confirm",
+    "confirmation.no_result": (
+        "board {board} has no result yet ({status}): a result is confirmed once the game is over"
+    ),
+    "confirmation.already_approved": (
+        "the arbiter has accepted {result} on board {board}: speak to the arbiter to change it"
+    ),
+    "confirmation.only_arbiter_or_player": (
+        "only an arbiter of '{event}' or a player of this game sees its confirmations"
+    ),
+    # the state of a result's confirmations, in words (the round's page, the player's page)
+    "confirmation.pending": "no result yet",
+    "confirmation.agreed": "{result}, agreed by both",
+    "confirmation.one_side": "{result}, confirmed by {side} only",
+    "confirmation.unconfirmed": "{result}, not confirmed yet",
+    "confirmation.disputed": "{result} recorded; {claims:; }",
+    "confirmation.claim": "{side} says {result}",
+    "confirmation.bye_words": "bye",
     # clock_action
     "clock_action.adjust_needs_side_and_delta": (
         "action 'adjust' needs 'side' ('white' or 'black') and 'delta_ms'"
@@ -353,6 +374,8 @@ MESSAGES: dict[str, str] = {
     "player.fmjd_id_taken": (
         "fmjd_id: {fmjd_id} is already the FMJD id of {other} (player {other_id})"
     ),
+    "player.login_exists": "{player} already has a login ('{username}')",
+    "player.username_taken": "username: '{username}' is taken; choose another login name",
     "player.login_taken": "user '{user}' is already the login of {taken}",
     "player.not_found": "player {player_id} not found",
     "player.only_organizers_and_arbiters": "only organizers and arbiters may register players",

@@ -1,16 +1,16 @@
 from django.contrib import admin
-from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
-from arbiter.accounts.forms import ThrottledAuthenticationForm
+from arbiter.accounts.views import LoginView
 from arbiter.api import api
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # The login page counts failed attempts (accounts/throttle.py); Django's other auth views.
+    # The login page counts failed attempts (accounts/throttle.py) and takes a player to their
+    # own page; Django's other auth views.
     path(
         "accounts/login/",
-        LoginView.as_view(form_class=ThrottledAuthenticationForm),
+        LoginView.as_view(),
         name="login",
     ),
     path("accounts/", include("arbiter.accounts.urls")),  # the API tokens page

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from arbiter.errors import DomainError
 
 from . import tokens
+from .forms import ThrottledAuthenticationForm
 from .models import ApiToken
 
 
@@ -53,3 +56,17 @@ def revoke(request, token_id: int):
     else:
         messages.success(request, f"Token '{token.name or token.prefix}' revoked.")
     return redirect("accounts:tokens")
+
+
+class LoginView(auth_views.LoginView):
+    """The login page (failed attempts counted, forms.py); a player lands on their own page,
+    everyone else where LOGIN_REDIRECT_URL says (unless the login was asked with ?next=)."""
+
+    form_class = ThrottledAuthenticationForm
+
+    def get_default_redirect_url(self):
+        from arbiter.events.models import Player
+
+        if Player.objects.filter(user=self.request.user).exists():
+            return reverse("games:me")
+        return super().get_default_redirect_url()

@@ -383,6 +383,18 @@ class InviteArbiterForm(forms.Form):
     )
 
 
+class PlayerLoginForm(forms.Form):
+    """A login for a player, who then sees their own page (games, sheets, results)."""
+
+    username = forms.CharField(max_length=150, label="Login name")
+    email = forms.EmailField(required=False)
+    password = forms.CharField(
+        label="Initial password",
+        widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
+        help_text="Give it to the player in person; they use it to log in.",
+    )
+
+
 class PlayerForm(forms.Form):
     """One player's details; the service checks them (the CSV import's rules)."""
 

@@ -16,7 +16,13 @@ from django.shortcuts import redirect, render
 from arbiter.errors import Conflict, Forbidden, Invalid
 from arbiter.events import permissions, services
 from arbiter.events import presentation as pages
-from arbiter.events.forms import ArbitersForm, EventSettingsForm, InviteArbiterForm, PlayerForm
+from arbiter.events.forms import (
+    ArbitersForm,
+    EventSettingsForm,
+    InviteArbiterForm,
+    PlayerForm,
+    PlayerLoginForm,
+)
 from arbiter.events.models import Event
 from arbiter.events.services.players import PLAYER_FIELDS
 from arbiter.events.validation import validate_time_control
@@ -207,8 +213,50 @@ def edit_player(request, slug: str, pairing_number: int):
         else:
             messages.success(request, f"{entry.player}: details saved.")
             return redirect("events:manage", event.slug)
-    context = _context(request, event, form=form, entry=entry, adding=False)
+    context = _context(
+        request,
+        event,
+        form=form,
+        entry=entry,
+        adding=False,
+        login_form=_login_form(request, event, entry),
+    )
     return render(request, "events/manage/player.html", context)
+
+
+def _login_form(request, event, entry, form=None):
+    """The form giving the player a login: the event's organizer's, for a player without one."""
+    if entry.player.user_id is not None or not permissions.is_organizer(request.user, event):
+        return None
+    return form or PlayerLoginForm(prefix="login")
+
+
+@page
+def player_login(request, slug: str, pairing_number: int):
+    """The organizer gives an entered player a login (POST from the player's page)."""
+    event = _organized(request, slug)
+    entry = pages.entry_for(event, pairing_number)
+    form = PlayerLoginForm(request.POST or None, prefix="login")
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.create_player_login(entry, by=request.user, **form.cleaned_data)
+        except REFUSALS as exc:
+            _player_error(form, exc)
+        else:
+            messages.success(
+                request, f"Login '{user.username}' created for {entry.player}: they log in with it."
+            )
+            return redirect("events:edit_player", event.slug, entry.pairing_number)
+    initial = {f: getattr(entry.player, f) for f in PLAYER_FIELDS}
+    context = _context(
+        request,
+        event,
+        form=PlayerForm(initial=initial),
+        entry=entry,
+        adding=False,
+        login_form=_login_form(request, event, entry, form),
+    )
+    return render(request, "events/manage/player.html", context, status=422 if form.errors else 200)
 
 
 def _player_error(form, exc) -> None:

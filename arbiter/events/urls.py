@@ -18,6 +18,11 @@ urlpatterns = [
         organizer_views.edit_player,
         name="edit_player",
     ),
+    path(
+        "events/<slug:slug>/manage/players/<int:pairing_number>/login/",
+        organizer_views.player_login,
+        name="player_login",
+    ),
     path("events/<slug:slug>/", views.event_detail, name="detail"),
     path("events/<slug:slug>/rounds/<int:number>/", views.round_pairings, name="round"),
     path(

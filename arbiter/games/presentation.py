@@ -11,7 +11,7 @@ from arbiter.errors import NotFound
 from arbiter.events.models import Event, Round
 from clocks.timecontrol import TimeControl, TimeControlError
 
-from . import selectors
+from . import confirmation_selectors, selectors
 from .models import Game, Move
 
 
@@ -104,4 +104,6 @@ def round_state(round_: Round, now: datetime | None = None) -> dict:
             }
             for g in games
         ],
+        # the players' confirmations of the results, and the arbiter's acceptance (issue 12)
+        "confirmations": confirmation_selectors.round_confirmations(games),
     }

@@ -1,9 +1,11 @@
 from django.urls import path
 
-from . import import_views, pdn_views, public_views, sheet_views, views
+from . import import_views, pdn_views, player_views, public_views, sheet_views, views
 
 app_name = "games"
 urlpatterns = [
+    path("me/", player_views.me, name="me"),
+    path("me/games/<int:game_id>/confirm/", player_views.confirm, name="me_confirm"),
     path("games/<int:game_id>/arbiter/", views.board, name="board"),
     path("games/<int:game_id>/clock/", views.player_clock, name="player_clock"),
     path("games/<int:game_id>/board.svg", views.diagram, name="diagram"),

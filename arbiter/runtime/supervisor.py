@@ -559,7 +559,7 @@ def demo_logins() -> str | None:
     if not password:
         return None
     # The users seed_demo creates (its docstring): organizer, arbiter and player.
-    return f"Logins: organizer, arbiter, player; password: {password}"
+    return f"Logins: organizer, arbiter, player (a player: /me/); password: {password}"
 
 
 def lan_addresses() -> list[str]:

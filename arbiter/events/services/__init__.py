@@ -21,7 +21,12 @@ from arbiter.events.services.events import (
     update_event,
 )
 from arbiter.events.services.imports import import_players_csv
-from arbiter.events.services.players import create_player, link_user, update_player
+from arbiter.events.services.players import (
+    create_player,
+    create_player_login,
+    link_user,
+    update_player,
+)
 from arbiter.events.services.rounds import (
     pair_next_round,
     publish_round,
@@ -42,6 +47,7 @@ __all__ = [
     "create_player",
     "import_players_csv",
     "link_user",
+    "create_player_login",
     "pair_next_round",
     "publish_round",
     "request_bye",

@@ -313,37 +313,13 @@ def invite_arbiter(
 ) -> Event:
     """Create a login for a new arbiter and name them a deputy arbiter of `event` (its
     organizer only). The password must pass the site's password rules."""
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.password_validation import validate_password
-    from django.core.exceptions import ValidationError
+    from .logins import new_login, username_taken
 
     permissions.require_organizer(by, event)
-    User = get_user_model()
-    # The columns' limits (User), refused when too long or holding a NUL, never cut.
-    username = check_text("username", username or "", 150).strip()
-    if not username:
-        raise Invalid("arbiter.username_required", details={"field": "username"})
-    try:
-        User.username_validator(username)
-    except ValidationError as exc:
-        raise Invalid(
-            "arbiter.bad_username", problems=list(exc.messages), details={"field": "username"}
-        ) from None
-    if User.objects.filter(username__iexact=username).exists():
+    user = new_login(username=username, password=password, email=email, full_name=full_name)
+    username = user.username
+    if username_taken(username):
         raise Conflict("arbiter.username_taken", username=username, details={"field": "username"})
-    given, _, surname = check_text("full_name", full_name or "", 301).strip().partition(" ")
-    check_text("full_name", given, 150)
-    check_text("full_name", surname, 150)
-    email = check_text("email", email or "", 254).strip()
-    check_text("password", password or "", 4096)
-    user = User(username=username, email=email, first_name=given, last_name=surname)
-    try:
-        validate_password(password, user)
-    except ValidationError as exc:
-        raise Invalid(
-            "arbiter.bad_password", problems=list(exc.messages), details={"field": "password"}
-        ) from None
-    user.set_password(password)
     with transaction.atomic():
         user.save()
         event.arbiters.add(user)

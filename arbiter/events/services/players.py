@@ -143,3 +143,38 @@ def link_user(player: Player, user, *, by) -> Player:
     player.user = user
     player.save(update_fields=["user"])
     return player
+
+
+def create_player_login(entry, *, by, username: str, password: str, email: str = ""):
+    """A new login for the player of `entry`, linked to them (the organizer of the event
+    only): the player then sees their own page, confirms their results and submits their
+    notation sheets. Logged in the event. A player has one login."""
+    from .logins import new_login, username_taken
+
+    event = entry.event
+    permissions.require_organizer(by, event)
+    player = entry.player
+    if player.user_id is not None:
+        raise Conflict("player.login_exists", player=player, username=player.user.username)
+    user = new_login(
+        username=username,
+        password=password,
+        email=email,
+        full_name=f"{player.given_name} {player.surname}".strip(),
+    )
+    if username_taken(user.username):
+        raise Conflict(
+            "player.username_taken", username=user.username, details={"field": "username"}
+        )
+    with transaction.atomic():
+        user.save()
+        player.user = user
+        player.save(update_fields=["user"])
+        log(
+            event,
+            by=by,
+            action="player.login_created",
+            target=str(player),
+            new={"user": user.username},
+        )
+    return user

@@ -6,90 +6,324 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0003_event_time_control_moves_first'),
-        ('games', '0002_moves_clock_and_flag'),
+        ("events", "0003_event_time_control_moves_first"),
+        ("games", "0002_moves_clock_and_flag"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='acts_pending',
+            model_name="game",
+            name="acts_pending",
             field=models.BooleanField(default=False),
         ),
         migrations.CreateModel(
-            name='EndingRules',
+            name="EndingRules",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('claim_articles', models.JSONField(blank=True, default=list, help_text='Draw rules (of 6.1, 6.2, 6.3, 6.4) that wait for a claim or a ruling instead of ending the game at once; empty: all end the game automatically.')),
-                ('offer_min_moves', models.PositiveSmallIntegerField(default=40, help_text='A player may offer a draw once they have played this many moves.')),
-                ('false_claim_penalty_ms', models.PositiveIntegerField(default=0, help_text="Time added to the opponent's clock after a claim refused (ms).")),
-                ('move_during_claim', models.CharField(choices=[('claim_first', 'The pending claim is decided first, then the move'), ('refuse', 'The move is refused until the claim is decided')], default='claim_first', max_length=12)),
-                ('event', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='ending_rules', to='events.event')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "claim_articles",
+                    models.JSONField(
+                        blank=True,
+                        default=list,
+                        help_text="Draw rules (of 6.1, 6.2, 6.3, 6.4) that wait for a claim or a ruling instead of ending the game at once; empty: all end the game automatically.",
+                    ),
+                ),
+                (
+                    "offer_min_moves",
+                    models.PositiveSmallIntegerField(
+                        default=40,
+                        help_text="A player may offer a draw once they have played this many moves.",
+                    ),
+                ),
+                (
+                    "false_claim_penalty_ms",
+                    models.PositiveIntegerField(
+                        default=0,
+                        help_text="Time added to the opponent's clock after a claim refused (ms).",
+                    ),
+                ),
+                (
+                    "move_during_claim",
+                    models.CharField(
+                        choices=[
+                            ("claim_first", "The pending claim is decided first, then the move"),
+                            ("refuse", "The move is refused until the claim is decided"),
+                        ],
+                        default="claim_first",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "event",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ending_rules",
+                        to="events.event",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Irregularity',
+            name="Irregularity",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('played_twice', 'Played twice in a row'), ('irregular_move', 'An irregular move'), ('touched_other', 'Touched one piece and played another'), ('took_back', 'Took back a move'), ('moved_opponent_piece', "Moved an opponent's piece"), ('not_capturing', 'Did not capture'), ('wrong_capture_count', 'Captured fewer or more pieces than required'), ('stopped_capture', 'Stopped during a capture'), ('removed_wrongly', 'Removed pieces wrongly'), ('not_crowned', 'Did not crown a man'), ('uncrowned_king', 'Played with an uncrowned king'), ('two_hands', 'Used two hands')], max_length=25)),
-                ('side', models.CharField(choices=[('white', 'White'), ('black', 'Black')], help_text='Who committed it.', max_length=5)),
-                ('ply', models.PositiveIntegerField(help_text="The game's ply when it was recorded.")),
-                ('fen_before', models.CharField(help_text='The position the record held.', max_length=200)),
-                ('fen_on_board', models.CharField(blank=True, help_text='The position as it stands on the board.', max_length=200)),
-                ('note', models.TextField(blank=True)),
-                ('status', models.CharField(choices=[('pending', "Waiting for the opponent's choice"), ('rectified', 'Rectified (FMJD 5.4)'), ('maintained', 'Maintained (FMJD 5.4)'), ('accepted', "Accepted by the opponent's move (FMJD 5.7)"), ('lapsed', 'Lapsed (the game ended otherwise)')], default='pending', max_length=10)),
-                ('reason', models.TextField(blank=True, help_text='Why, as given with the choice.')),
-                ('created_at', models.DateTimeField()),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('chosen_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='irregularities', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("played_twice", "Played twice in a row"),
+                            ("irregular_move", "An irregular move"),
+                            ("touched_other", "Touched one piece and played another"),
+                            ("took_back", "Took back a move"),
+                            ("moved_opponent_piece", "Moved an opponent's piece"),
+                            ("not_capturing", "Did not capture"),
+                            ("wrong_capture_count", "Captured fewer or more pieces than required"),
+                            ("stopped_capture", "Stopped during a capture"),
+                            ("removed_wrongly", "Removed pieces wrongly"),
+                            ("not_crowned", "Did not crown a man"),
+                            ("uncrowned_king", "Played with an uncrowned king"),
+                            ("two_hands", "Used two hands"),
+                        ],
+                        max_length=25,
+                    ),
+                ),
+                (
+                    "side",
+                    models.CharField(
+                        choices=[("white", "White"), ("black", "Black")],
+                        help_text="Who committed it.",
+                        max_length=5,
+                    ),
+                ),
+                (
+                    "ply",
+                    models.PositiveIntegerField(help_text="The game's ply when it was recorded."),
+                ),
+                (
+                    "fen_before",
+                    models.CharField(help_text="The position the record held.", max_length=200),
+                ),
+                (
+                    "fen_on_board",
+                    models.CharField(
+                        blank=True,
+                        help_text="The position as it stands on the board.",
+                        max_length=200,
+                    ),
+                ),
+                ("note", models.TextField(blank=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting for the opponent's choice"),
+                            ("rectified", "Rectified (FMJD 5.4)"),
+                            ("maintained", "Maintained (FMJD 5.4)"),
+                            ("accepted", "Accepted by the opponent's move (FMJD 5.7)"),
+                            ("lapsed", "Lapsed (the game ended otherwise)"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "reason",
+                    models.TextField(blank=True, help_text="Why, as given with the choice."),
+                ),
+                ("created_at", models.DateTimeField()),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "chosen_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="irregularities",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'created_at', 'pk'],
+                "ordering": ["game", "created_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Claim',
+            name="Claim",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('article', models.CharField(help_text='6.1, 6.2, 6.3, 6.4 or flag.', max_length=5)),
-                ('side', models.CharField(blank=True, choices=[('white', 'White'), ('black', 'Black')], help_text='The claimant (empty: the arbiter).', max_length=5)),
-                ('flag_side', models.CharField(blank=True, choices=[('white', 'White'), ('black', 'Black')], help_text='A flag claim: whose flag.', max_length=5)),
-                ('ply', models.PositiveIntegerField(help_text="The game's ply when the claim was made.")),
-                ('request_id', models.CharField(max_length=100)),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('granted', 'Granted'), ('refused', 'Refused')], default='pending', max_length=10)),
-                ('code', models.CharField(blank=True, max_length=30)),
-                ('explanation', models.JSONField(blank=True, default=dict)),
-                ('created_at', models.DateTimeField()),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='claims', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "article",
+                    models.CharField(help_text="6.1, 6.2, 6.3, 6.4 or flag.", max_length=5),
+                ),
+                (
+                    "side",
+                    models.CharField(
+                        blank=True,
+                        choices=[("white", "White"), ("black", "Black")],
+                        help_text="The claimant (empty: the arbiter).",
+                        max_length=5,
+                    ),
+                ),
+                (
+                    "flag_side",
+                    models.CharField(
+                        blank=True,
+                        choices=[("white", "White"), ("black", "Black")],
+                        help_text="A flag claim: whose flag.",
+                        max_length=5,
+                    ),
+                ),
+                (
+                    "ply",
+                    models.PositiveIntegerField(
+                        help_text="The game's ply when the claim was made."
+                    ),
+                ),
+                ("request_id", models.CharField(max_length=100)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("granted", "Granted"),
+                            ("refused", "Refused"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("code", models.CharField(blank=True, max_length=30)),
+                ("explanation", models.JSONField(blank=True, default=dict)),
+                ("created_at", models.DateTimeField()),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="claims",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'created_at', 'pk'],
-                'indexes': [models.Index(fields=['status', 'created_at'], name='games_claim_status_a03d00_idx')],
-                'constraints': [models.UniqueConstraint(fields=('game', 'request_id'), name='unique_claim_request_id')],
+                "ordering": ["game", "created_at", "pk"],
+                "indexes": [
+                    models.Index(
+                        fields=["status", "created_at"], name="games_claim_status_a03d00_idx"
+                    )
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("game", "request_id"), name="unique_claim_request_id"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='DrawOffer',
+            name="DrawOffer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('side', models.CharField(choices=[('white', 'White'), ('black', 'Black')], max_length=5)),
-                ('ply', models.PositiveIntegerField(help_text="The game's ply when the offer was made.")),
-                ('status', models.CharField(choices=[('pending', 'Pending'), ('accepted', 'Accepted'), ('declined', 'Declined by a move'), ('lapsed', 'Lapsed (the game ended otherwise)')], default='pending', max_length=10)),
-                ('created_at', models.DateTimeField()),
-                ('decided_at', models.DateTimeField(blank=True, null=True)),
-                ('by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='draw_offers', to='games.game')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "side",
+                    models.CharField(
+                        choices=[("white", "White"), ("black", "Black")], max_length=5
+                    ),
+                ),
+                (
+                    "ply",
+                    models.PositiveIntegerField(
+                        help_text="The game's ply when the offer was made."
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("accepted", "Accepted"),
+                            ("declined", "Declined by a move"),
+                            ("lapsed", "Lapsed (the game ended otherwise)"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField()),
+                ("decided_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="draw_offers",
+                        to="games.game",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'created_at', 'pk'],
-                'indexes': [models.Index(fields=['game', 'status'], name='games_drawo_game_id_dad9ce_idx')],
+                "ordering": ["game", "created_at", "pk"],
+                "indexes": [
+                    models.Index(fields=["game", "status"], name="games_drawo_game_id_dad9ce_idx")
+                ],
             },
         ),
     ]

@@ -4,15 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_claims_offers_irregularities'),
+        ("games", "0003_claims_offers_irregularities"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='endingrules',
-            name='flag_vs_lone_king',
-            field=models.CharField(choices=[('loss', 'A flag loses, whatever the opponent has left (the plain reading)'), ('draw', 'A flag is a draw when the opponent has only a lone king (FMJD 7.3.3)')], default='loss', max_length=4),
+            model_name="endingrules",
+            name="flag_vs_lone_king",
+            field=models.CharField(
+                choices=[
+                    ("loss", "A flag loses, whatever the opponent has left (the plain reading)"),
+                    (
+                        "draw",
+                        "A flag is a draw when the opponent has only a lone king (FMJD 7.3.3)",
+                    ),
+                ],
+                default="loss",
+                max_length=4,
+            ),
         ),
     ]

@@ -3,7 +3,9 @@
 Creates the users `organizer`, `arbiter` and `player` (password from DEMO_PASSWORD, else the
 documented demo password "demo-pass-123"), an open Swiss event "Demo Open" of 7 rounds with
 20 fictional players, rounds 1-3 paired and played with random results (fixed seed), and
-round 4 paired and published with its games not played yet. Does nothing when the demo
+round 4 paired and published with its games not played yet. Round 3's results are
+confirmed by the players on most boards (one disputed), ready for the arbiter to accept;
+`player` is the login of one of the players (their page: /me/). Does nothing when the demo
 event exists already. Everything goes through the services, as an organizer would.
 """
 
@@ -69,7 +71,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"seed_demo: created '{event.name}' (/{event.slug}), rounds 1-{PLAYED_ROUNDS} played, "
             f"round {PLAYED_ROUNDS + 1} published.\n"
-            f"Logins: organizer, arbiter, player; password: {password}"
+            f"Logins: organizer, arbiter, player (a player: /me/); password: {password}"
         )
 
 
@@ -146,5 +148,26 @@ def seed(password: str) -> Event:
         for game in round_.games.select_related("white", "black").filter(result=""):
             result, termination = _random_result(rng, game.white, game.black)
             game_services.set_result(game, result, termination=termination, by=arbiter)
+    _confirm_demo_results(event, arbiter, player_user)
     event.refresh_from_db()
     return event
+
+
+def _confirm_demo_results(event: Event, arbiter, player_user) -> None:
+    """The last played round's results as the boards' tablets confirmed them (entered for
+    each side, as a board's device does): most agreed by both, one confirmed by one side,
+    one disputed; the demo player's own game waits for their confirmation on /me/."""
+    from arbiter.games.services.confirmation import confirm_result
+
+    games = Game.objects.filter(round__event=event, round__number=PLAYED_ROUNDS).exclude(black=None)
+    for game in games.select_related("white", "black").order_by("board"):
+        if player_user.pk in (game.white.user_id, game.black.user_id):
+            side = "black" if game.white.user_id == player_user.pk else "white"
+            confirm_result(game.pk, by=arbiter, result=game.result, side=side)
+            continue
+        confirm_result(game.pk, by=arbiter, result=game.result, side="white")
+        if game.board == 2:
+            continue  # Black has not confirmed yet
+        other = "1-1" if game.result != "1-1" else "2-0"
+        said = other if game.board == 3 else game.result  # board 3: Black disagrees
+        confirm_result(game.pk, by=arbiter, result=said, side="black")

@@ -54,6 +54,8 @@
       var deadline = document.getElementById("arrival-deadline");
       deadline.textContent = body.arrival_deadline ? " (players arrive until " + hhmmss(body.arrival_deadline) + " UTC)" : "";
       renderRows();
+      // Other parts of the page (the results' confirmations) read the same state.
+      root.dispatchEvent(new CustomEvent("round-state", { detail: body }));
     },
     function (message) {
       show("error", message);
