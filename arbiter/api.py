@@ -77,12 +77,14 @@ def register_routers() -> None:
     from arbiter.games.api import router as games_router
     from arbiter.games.api_pdn import router as pdn_router
     from arbiter.games.api_sheets import router as sheets_router
+    from arbiter.games.api_tablet import router as tablet_router
 
     # Games first: URL patterns are tried in order, and moves are most of the requests.
     api.add_router("/", games_router)
     api.add_router("/", events_router)
     api.add_router("/", sheets_router)
     api.add_router("/", pdn_router)
+    api.add_router("/", tablet_router)
     api.add_router("/", accounts_router)
 
 
