@@ -133,7 +133,7 @@ def issue_device(game, *, by, follow_board: bool = False) -> tuple[ApiToken, str
 def manageable_by(user) -> QuerySet[ApiToken]:
     """Tokens `user` may list and revoke: their own, those for events they organize, and the
     tablets of the boards of events they arbitrate."""
-    qs = ApiToken.objects.select_related("user").order_by("-created_at", "-pk")
+    qs = ApiToken.objects.select_related("user", "created_by").order_by("-created_at", "-pk")
     if getattr(user, "is_superuser", False):
         return qs
     return qs.filter(

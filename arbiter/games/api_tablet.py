@@ -13,6 +13,7 @@ from ninja.responses import Status
 from arbiter.accounts import devices, throttle
 from arbiter.accounts.auth import API_AUTH, TokenAuth
 from arbiter.errors import Forbidden, NotFound
+from arbiter.games import selectors
 from arbiter.games.models import Game
 from arbiter.games.services import presses
 from arbiter.infra.gate import db_gate
@@ -109,6 +110,14 @@ def current(request):
     if scope is None or not scope.device:
         raise Forbidden("tablet.only_device")
     return {"game_id": devices.current_game_id(scope), "board_follows": scope.board is not None}
+
+
+@router.get("/games/{int:game_id}/pending", auth=API_AUTH)
+@decorate_view(db_gate)
+def pending(request, game_id: Id):
+    """The game's draw offers, claims and irregularities with their status (its players, its
+    tablet, the arbiters): what the tablet's buttons act on."""
+    return selectors.read_pending(game_id, by=request.user)
 
 
 @router.post("/games/{int:game_id}/press", auth=API_AUTH)
