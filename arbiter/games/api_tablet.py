@@ -45,6 +45,7 @@ class DeviceOut(Schema):
     token: str = Field(..., description="the device token's secret: shown in this answer only")
     token_id: int
     game_id: int
+    event_id: int
     board: int
     follow_board: bool
     expires_at: datetime | None
@@ -95,6 +96,7 @@ def bind(request, payload: CodeIn):
             "token": secret,
             "token_id": token.pk,
             "game_id": token.game_id,
+            "event_id": token.game.round.event_id,
             "board": token.game.board,
             "follow_board": token.board is not None,
             "expires_at": token.expires_at,

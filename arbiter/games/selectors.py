@@ -76,6 +76,9 @@ def clock_state(game: Game, now: datetime) -> dict | None:
         "started": state.started,
         "deadline": clock.deadline.isoformat() if clock.deadline else None,
         "server_time": now.isoformat(),
+        # The running side's time on this move so far at server_time (the tablet measures
+        # its own thinking time from it when it did not see the press that started it).
+        "thinking_ms": clockmath.elapsed_ms(state, max(now, clock.running_since or now)),
         "moves": {"white": state.moves[0], "black": state.moves[1]},
         "period": {"white": state.period[0], "black": state.period[1]},
     }
