@@ -229,9 +229,9 @@
         else if (tablet && running === side) hint = pending ? "sending…" : movesRequired ? "move, then press here" : "press here after your move";
         face.querySelector(".pc-hint").textContent = hint;
       });
-      var text = "";
-      if (state.status === "finished") text = "Game over · " + state.result + (state.termination ? " (" + state.termination.replace(/_/g, " ") + ")" : "");
-      else if (state.flag) text = "FLAG: " + NAME[state.flag.side] + "'s time is up";
+      var text = state.flag ? "FLAG: " + NAME[state.flag.side] + "'s time is up" : "";
+      if (state.status === "finished") text += (text ? " · " : "") + "Game over · " + state.result + (state.termination ? " (" + state.termination.replace(/_/g, " ") + ")" : "");
+      else if (state.flag) text += "";
       else if (!clock || !clock.started) text = "Clock not started";
       else if (clock.paused) text = "PAUSED";
       $("banner").textContent = text;
