@@ -281,6 +281,10 @@ def press(state: ClockState, tc: TimeControl, now: datetime, credit_ms: int = 0)
     """The running side completes a move at `now` and starts its opponent's clock;
     `credit_ms` of the move's time (network lag, see lag_credit) is not charged.
 
+    With a credit the opponent's clock starts `credit_ms` before `now`: at the press as the
+    board's tablet saw it, when the opponent, at the same board, saw it too. The time of the
+    game stays the time that passed; only its split between the two sides follows the board.
+
     Raises FlagFallen if the mover's time had run out (now >= deadline): the server is the
     authority, a move made at or after the deadline does not count (a lag credit does not
     lift a flag that the server saw fall).
@@ -317,7 +321,7 @@ def press(state: ClockState, tc: TimeControl, now: datetime, credit_ms: int = 0)
         moves=_with_side(state.moves, side, moves),
         period=_with_side(state.period, side, period_index),
         running=side.opponent,
-        running_since=now,
+        running_since=now - timedelta(milliseconds=max(0, credit_ms)) if credit_ms else now,
         spent_ms=0,
     )
 

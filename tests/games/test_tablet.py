@@ -231,12 +231,14 @@ def test_lag_credit_is_the_difference_up_to_the_quota_and_logged(board, clock_at
     state = services.submit_move(
         board.game.pk, ply=2, move="19-23", request_id="m2", by=device, thinking_ms=0
     )
-    assert state["clock"]["black_ms"] == 300_000 - 9_000  # the quota (1 s), not 10 s
-    clock_at(t0 + 30 * S + 400 * MS)  # White's quota: 600 ms left of 1000
+    # Black's clock started at the press as the tablet saw it (t0 + 10.0 s): 10.4 s counted,
+    # the quota (1 s) credited, not 10.4 s.
+    assert state["clock"]["black_ms"] == 300_000 - 9_400
+    clock_at(t0 + 30 * S + 400 * MS)  # White's clock from t0 + 19.4 s; 600 ms of quota left
     state = services.submit_move(
         board.game.pk, ply=3, move="28x19", request_id="m3", by=device, thinking_ms=0
     )
-    assert state["clock"]["white_ms"] == 290_000 - 10_000 + 600
+    assert state["clock"]["white_ms"] == 290_000 - 11_000 + 600
     lines = ClockLog.objects.filter(action="lag").order_by("pk")
     assert [(x.side, x.delta_ms) for x in lines] == [
         ("white", 400),

@@ -7,8 +7,11 @@ sends it with the press; the server credits the difference from its own figure (
 since the clock started for this move, which includes the press's transit) up to the event's
 quota per player and game (`Event.lag_quota_ms`, 5000 ms by default). A credit is never
 negative, never more than what is left of the quota, never more than the server's own figure,
-and each one is a "lag" line of the clock's log. The server's clock stays the authority for
-flags: a press that arrives after the deadline is too late, whatever its credit.
+and each one is a "lag" line of the clock's log. The opponent's clock starts at the press as
+the tablet saw it (the players sit at the same board: the opponent's thinking began then),
+so the time of the game stays the time that passed, and a lying tablet moves at most the
+quota from one side to the other. The server's clock stays the authority for flags: a press
+that arrives after the deadline is too late, whatever its credit.
 """
 
 from __future__ import annotations
