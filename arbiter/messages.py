@@ -54,6 +54,8 @@ MESSAGES: dict[str, str] = {
     "login.needed": "log in, send a token, or give username and password",
     "token.invalid": "the API token is not valid",
     # a board's tablet (arbiter/accounts/devices.py, arbiter/games/services/presses.py)
+    "event.bad_boolean": "{field}: {value!r} is not true or false",
+    "event.bad_lag_quota": "lag_quota_ms: {value!r} is not a number of ms in 0..{max}",
     "tablet.bad_code": "code: give the code the arbiter's page shows (1 to 100 characters)",
     "tablet.code_unknown": "this code is not known: check it on the arbiter's page",
     "tablet.code_used": "this code was used already: ask the arbiter for a new one",
