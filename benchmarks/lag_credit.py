@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -32,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.harness import (  # noqa: E402
+from benchmarks.harness import (
     HttpConnection,
     Process,
     fresh_database,
@@ -40,7 +41,7 @@ from benchmarks.harness import (  # noqa: E402
     redis_url,
     setup_django,
 )
-from benchmarks.move_entry import legal_line, purge_clock_queue, wait_http  # noqa: E402
+from benchmarks.move_entry import legal_line, purge_clock_queue, wait_http
 
 
 class DelayProxy:
@@ -94,14 +95,13 @@ class DelayProxy:
 
     async def _client(self, c_reader, c_writer) -> None:
         u_reader, u_writer = await asyncio.open_connection("127.0.0.1", self.upstream)
-        try:
+        # Cancelled when the benchmark is over: its loop closes the connections.
+        with contextlib.suppress(asyncio.CancelledError):
             await asyncio.gather(
                 self._pump(c_reader, u_writer, True),
                 self._pump(u_reader, c_writer, False),
                 return_exceptions=True,
             )
-        except asyncio.CancelledError:
-            pass  # the benchmark is over: its loop closes the connections
 
     async def start(self) -> int:
         self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
@@ -175,9 +175,8 @@ def charged(game_id: int) -> list[int | None]:
 
 
 def credited(game_id: int) -> tuple[int, int, int]:
-    from clocks.models import ClockLog
-
     from arbiter.games.models import Game
+    from clocks.models import ClockLog
 
     clock = Game.objects.get(pk=game_id).clock
     lines = ClockLog.objects.filter(clock=clock, action="lag").count()
@@ -248,7 +247,9 @@ def main() -> int:
             services.start_clocks(game, by=arbiter, reason="benchmark")
 
             async def run(game=game, secret=secret, name=name):
-                proxy = DelayProxy(port, args.delay, args.jitter, args.spike, args.spike_every, args.seed)
+                proxy = DelayProxy(
+                    port, args.delay, args.jitter, args.spike, args.spike_every, args.seed
+                )
                 proxy_port = await proxy.start()
                 try:
                     return await play(proxy_port, game.pk, secret, line, thinks, lie=name == "liar")

@@ -5,35 +5,51 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('clocks', '0001_initial'),
+        ("clocks", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='clock',
-            name='lag_credit_black_ms',
+            model_name="clock",
+            name="lag_credit_black_ms",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='clock',
-            name='lag_credit_white_ms',
+            model_name="clock",
+            name="lag_credit_white_ms",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='clocklog',
-            name='request_id',
-            field=models.CharField(blank=True, default='', max_length=100),
+            model_name="clocklog",
+            name="request_id",
+            field=models.CharField(blank=True, default="", max_length=100),
         ),
         migrations.AlterField(
-            model_name='clocklog',
-            name='action',
-            field=models.CharField(choices=[('start', 'Start'), ('pause', 'Pause'), ('resume', 'Resume'), ('adjust', 'Adjust'), ('set', 'Set times'), ('flag', 'Flag fall'), ('stop', 'Stop'), ('press', 'Press without a move'), ('lag', 'Network lag credit')], max_length=10),
+            model_name="clocklog",
+            name="action",
+            field=models.CharField(
+                choices=[
+                    ("start", "Start"),
+                    ("pause", "Pause"),
+                    ("resume", "Resume"),
+                    ("adjust", "Adjust"),
+                    ("set", "Set times"),
+                    ("flag", "Flag fall"),
+                    ("stop", "Stop"),
+                    ("press", "Press without a move"),
+                    ("lag", "Network lag credit"),
+                ],
+                max_length=10,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='clocklog',
-            constraint=models.UniqueConstraint(condition=models.Q(('request_id', ''), _negated=True), fields=('clock', 'request_id'), name='clocklog_request_once'),
+            model_name="clocklog",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("request_id", ""), _negated=True),
+                fields=("clock", "request_id"),
+                name="clocklog_request_once",
+            ),
         ),
     ]

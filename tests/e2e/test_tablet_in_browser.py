@@ -94,7 +94,10 @@ def confirm(browser) -> None:
 
 
 def test_a_bound_tablet_plays_moves_refuses_an_illegal_tap_and_draws_by_agreement(
-    tablet, live_server, transactional_db, shots  # noqa: F811
+    tablet,
+    live_server,
+    transactional_db,
+    shots,  # noqa: F811
 ):
     game, arbiter = board_game()
     bind(tablet, live_server, game, arbiter)
@@ -138,13 +141,17 @@ def test_a_bound_tablet_plays_moves_refuses_an_illegal_tap_and_draws_by_agreemen
     tablet.wait_for("document.getElementById('banner').textContent.includes('1-1')")
     game.refresh_from_db()
     assert (game.result, game.termination) == ("1-1", "agreed_draw")
-    acts = list(AuditEntry.objects.filter(action__startswith="game.draw").order_by("pk").values_list("action", "user__username"))
+    acts = list(
+        AuditEntry.objects.filter(action__startswith="game.draw")
+        .order_by("pk")
+        .values_list("action", "user__username")
+    )
     assert [a for a, _ in acts] == ["game.draw_offer", "game.draw_accept"]
     assert all(user.startswith("tablet-") for _, user in acts)
     # The result is confirmed from the tablet (the players' pages' endpoint; where this
     # server has none, the tablet says so in words).
     tablet.wait_for("!document.getElementById('confirm-result').hidden")
-    tablet.js("document.querySelector('[data-act=\"confirm\"][data-side=\"white\"]').click(); true")
+    tablet.js('document.querySelector(\'[data-act="confirm"][data-side="white"]\').click(); true')
     confirm(tablet)
     tablet.wait_for(
         "document.getElementById('message').textContent.includes('confirmed')"
@@ -154,7 +161,10 @@ def test_a_bound_tablet_plays_moves_refuses_an_illegal_tap_and_draws_by_agreemen
 
 
 def test_the_flag_shows_without_reload_and_the_page_fits_a_phone(
-    phone, live_server, transactional_db, shots  # noqa: F811
+    phone,
+    live_server,
+    transactional_db,
+    shots,  # noqa: F811
 ):
     game, arbiter = board_game(time_control="4")  # four seconds each
     bind(phone, live_server, game, arbiter)
@@ -166,7 +176,9 @@ def test_the_flag_shows_without_reload_and_the_page_fits_a_phone(
     assert phone.js(
         "document.querySelector('.pc-face[data-side=\"white\"]').classList.contains('flag')"
     )
-    phone.wait_for("document.getElementById('banner').textContent.includes('Game over')", timeout=10)
+    phone.wait_for(
+        "document.getElementById('banner').textContent.includes('Game over')", timeout=10
+    )
     phone.screenshot(shots / "tablet-flag-390x844.png")
     assert Game.objects.get(pk=game.pk).flag_side == "white"
 

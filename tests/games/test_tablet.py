@@ -112,10 +112,14 @@ def test_binding_through_the_api(board, client):
     body = made.json()
     assert body["board"] == 1 and "/tablet/?code=" in body["link"]
     client.logout()
-    got = client.post("/api/tablet/bind", {"code": body["short_code"]}, content_type="application/json")
+    got = client.post(
+        "/api/tablet/bind", {"code": body["short_code"]}, content_type="application/json"
+    )
     assert got.status_code == 201, got.content
     assert got.json()["game_id"] == board.game.pk and got.json()["follow_board"] is True
-    again = client.post("/api/tablet/bind", {"code": body["short_code"]}, content_type="application/json")
+    again = client.post(
+        "/api/tablet/bind", {"code": body["short_code"]}, content_type="application/json"
+    )
     assert again.status_code == 401 and again.json()["code"] == "tablet.code_used"
     # The token is listed where tokens are listed, for the arbiter who bound it.
     client.force_login(board.arbiter)
@@ -186,7 +190,9 @@ def test_a_tablet_following_its_board_plays_the_next_round(board, client, clock_
     services.start_clocks(nxt, by=board.arbiter, reason="round 2")
     body = {"ply": 1, "move": "32-28", "request_id": "n1"}
     assert api(client, "post", f"/api/games/{nxt.pk}/moves", secret, body).status_code == 201
-    refused = api(client, "post", f"/api/games/{third.pk}/moves", secret, {**body, "request_id": "n2"})
+    refused = api(
+        client, "post", f"/api/games/{third.pk}/moves", secret, {**body, "request_id": "n2"}
+    )
     assert refused.status_code == 403
 
 
@@ -197,7 +203,12 @@ def test_tablet_acts_draw_offer_and_acceptance_resignation(board, client, clock_
     started(board, clock_at, t0)
     _, secret = bind(board.game, board.arbiter)
     url = f"/api/games/{board.game.pk}"
-    assert api(client, "post", url + "/moves", secret, {"ply": 1, "move": "32-28", "request_id": "a"}).status_code == 201
+    assert (
+        api(
+            client, "post", url + "/moves", secret, {"ply": 1, "move": "32-28", "request_id": "a"}
+        ).status_code
+        == 201
+    )
     # FMJD 7.3.1: White offers after their move; Black accepts on the same tablet.
     offered = api(client, "post", url + "/offers", secret, {"side": "white"})
     assert offered.status_code == 201, offered.content

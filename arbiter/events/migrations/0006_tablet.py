@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0005_event_pairing_system'),
+        ("events", "0005_event_pairing_system"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='event',
-            name='lag_quota_ms',
+            model_name="event",
+            name="lag_quota_ms",
             field=models.PositiveIntegerField(default=5000),
         ),
         migrations.AddField(
-            model_name='event',
-            name='tablet_moves_required',
+            model_name="event",
+            name="tablet_moves_required",
             field=models.BooleanField(default=True),
         ),
     ]
