@@ -164,7 +164,7 @@ class ClockLog(models.Model):
     after = models.JSONField()
     # A press without a move (the tablet, where the event does not require moves): its
     # request id, so that a press sent again is applied once.
-    request_id = models.CharField(max_length=100, blank=True, default="")
+    request_id = models.CharField(max_length=100, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["at", "pk"]
