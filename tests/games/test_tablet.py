@@ -321,3 +321,37 @@ def test_a_press_without_a_move_where_the_event_allows_it(board, clock_at, t0, c
     assert other.status_code == 409 and other.json()["code"] == "press.request_id_other_press"
     game = Game.objects.get(pk=board.game.pk)
     assert game.ply == 0 and game.status == Game.Status.RUNNING  # the moves come from the sheets
+
+
+def test_the_tablet_enters_the_opponents_choice_and_a_claim(board, client, clock_at, t0):
+    # FMJD 5.4: after an irregularity recorded by the arbiter, the opponent chooses; from the
+    # board's tablet, for the side the button names. FMJD 6: a claim from the tablet.
+    from arbiter.games.services import irregularities
+
+    started(board, clock_at, t0)
+    _, secret = bind(board.game, board.arbiter)
+    url = f"/api/games/{board.game.pk}"
+    assert (
+        api(
+            client, "post", url + "/moves", secret, {"ply": 1, "move": "32-28", "request_id": "a"}
+        ).status_code
+        == 201
+    )
+    irr = irregularities.record_irregularity(
+        board.game.pk, kind="played_twice", side="white", by=board.arbiter
+    )
+    pending = api(client, "get", url + "/pending", secret).json()
+    assert [i["id"] for i in pending["irregularities"] if i["status"] == "pending"] == [irr["id"]]
+    chose = api(
+        client, "post", f"{url}/irregularities/{irr['id']}/choice", secret, {"choice": "rectify"}
+    )
+    assert chose.status_code == 200, chose.content
+    claim = api(
+        client, "post", url + "/claims", secret,
+        {"article": "6.1", "side": "black", "request_id": "c1"},
+    )  # fmt: skip
+    assert claim.status_code == 202, claim.content
+    assert claim.json()["side"] == "black"
+    # Another game's pending acts are not the tablet's to read.
+    other = api(client, "get", f"/api/games/{board.other.pk}/pending", secret)
+    assert other.status_code == 403
