@@ -78,6 +78,7 @@ def register_routers() -> None:
     from arbiter.games.api_confirmation import router as confirmation_router
     from arbiter.games.api_pdn import router as pdn_router
     from arbiter.games.api_sheets import router as sheets_router
+    from arbiter.games.api_tablet import router as tablet_router
 
     # Games first: URL patterns are tried in order, and moves are most of the requests.
     api.add_router("/", games_router)
@@ -85,6 +86,7 @@ def register_routers() -> None:
     api.add_router("/", sheets_router)
     api.add_router("/", confirmation_router)
     api.add_router("/", pdn_router)
+    api.add_router("/", tablet_router)
     api.add_router("/", accounts_router)
 
 

@@ -53,6 +53,26 @@ MESSAGES: dict[str, str] = {
     "login.wrong_credentials": "wrong username or password",
     "login.needed": "log in, send a token, or give username and password",
     "token.invalid": "the API token is not valid",
+    # a board's tablet (arbiter/accounts/devices.py, arbiter/games/services/presses.py)
+    "event.bad_boolean": "{field}: {value!r} is not true or false",
+    "event.bad_lag_quota": "lag_quota_ms: {value!r} is not a number of ms in 0..{max}",
+    "tablet.bad_code": "code: give the code the arbiter's page shows (1 to 100 characters)",
+    "tablet.code_unknown": "this code is not known: check it on the arbiter's page",
+    "tablet.code_used": "this code was used already: ask the arbiter for a new one",
+    "tablet.code_expired": (
+        "this code has expired (codes last {minutes} minutes): ask the arbiter for a new one"
+    ),
+    "tablet.only_device": "only a board's tablet can ask for its game",
+    "press.moves_required": (
+        "this event requires the move with each press: tap the piece and its square first"
+    ),
+    "press.not_next": "press {press} was sent, but the next press is {next_press}",
+    "press.request_id_other_press": (
+        "request_id was used for press {prior_press}, not press {press}"
+    ),
+    "press.not_your_clock": "it is {running}'s clock that runs; {side} cannot press it",
+    "press.clock_not_running": "the clock is not running: nothing to press",
+    "press.bad_thinking": "thinking_ms: {value!r} is not a duration in ms (0..{max})",
     "token.revoked": "the API token was revoked",
     "token.expired": "the API token expired at {expires_at}",
     "token.read_only": "this API token is read-only",

@@ -268,11 +268,26 @@ def start(
     )
 
 
-def press(state: ClockState, tc: TimeControl, now: datetime) -> ClockState:
-    """The running side completes a move at `now` and starts its opponent's clock.
+def lag_credit(server_ms: int, client_ms: int | None, quota_left_ms: int) -> int:
+    """The network lag to credit on a press: the server's figure for the move (`server_ms`)
+    less the thinking time the tablet measured itself (`client_ms`), never negative, never
+    more than what is left of the quota, never more than the server's own figure."""
+    if client_ms is None or server_ms <= 0 or quota_left_ms <= 0:
+        return 0
+    return max(0, min(server_ms - max(0, client_ms), quota_left_ms, server_ms))
+
+
+def press(state: ClockState, tc: TimeControl, now: datetime, credit_ms: int = 0) -> ClockState:
+    """The running side completes a move at `now` and starts its opponent's clock;
+    `credit_ms` of the move's time (network lag, see lag_credit) is not charged.
+
+    With a credit the opponent's clock starts `credit_ms` before `now`: at the press as the
+    board's tablet saw it, when the opponent, at the same board, saw it too. The time of the
+    game stays the time that passed; only its split between the two sides follows the board.
 
     Raises FlagFallen if the mover's time had run out (now >= deadline): the server is the
-    authority, a move made at or after the deadline does not count.
+    authority, a move made at or after the deadline does not count (a lag credit does not
+    lift a flag that the server saw fall).
     """
     _check_now(now)
     if state.running is None:
@@ -285,7 +300,7 @@ def press(state: ClockState, tc: TimeControl, now: datetime) -> ClockState:
     if now >= limit:
         raise FlagFallen(side, (now - limit) // _MS, limit)
     i = side.index
-    used = elapsed_ms(state, now)
+    used = max(0, elapsed_ms(state, now) - max(0, credit_ms))
     period_index = state.period[i]
     period = tc.period(period_index)
     before = state.remaining_ms[i]
@@ -306,7 +321,7 @@ def press(state: ClockState, tc: TimeControl, now: datetime) -> ClockState:
         moves=_with_side(state.moves, side, moves),
         period=_with_side(state.period, side, period_index),
         running=side.opponent,
-        running_since=now,
+        running_since=now - timedelta(milliseconds=max(0, credit_ms)) if credit_ms else now,
         spent_ms=0,
     )
 

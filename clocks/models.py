@@ -42,6 +42,10 @@ class Clock(models.Model):
     started = models.BooleanField(default=False)
     # When the running side's time ends (delay included); the flag sweep queries it.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Network lag credited so far to each side (ms), against the event's quota per game
+    # (games/services/presses.py); each credit is a "lag" line of the log.
+    lag_credit_white_ms = models.PositiveIntegerField(default=0)
+    lag_credit_black_ms = models.PositiveIntegerField(default=0)
     # Bumped by every apply(): how many times the state changed (the admin shows it). The
     # services need no optimistic check on it: every write holds the game's row lock.
     version = models.PositiveIntegerField(default=0)
@@ -126,6 +130,8 @@ class Clock(models.Model):
         "started",
         "deadline",
         "version",
+        "lag_credit_white_ms",
+        "lag_credit_black_ms",
     )
 
 
@@ -138,6 +144,8 @@ class ClockLog(models.Model):
         SET = "set", "Set times"
         FLAG = "flag", "Flag fall"
         STOP = "stop", "Stop"
+        PRESS = "press", "Press without a move"
+        LAG = "lag", "Network lag credit"
 
     clock = models.ForeignKey(Clock, on_delete=models.CASCADE, related_name="log")
     at = models.DateTimeField(db_index=True)
@@ -154,9 +162,19 @@ class ClockLog(models.Model):
     )
     before = models.JSONField()
     after = models.JSONField()
+    # A press without a move (the tablet, where the event does not require moves): its
+    # request id, so that a press sent again is applied once.
+    request_id = models.CharField(max_length=100, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["clock", "request_id"],
+                condition=~models.Q(request_id=""),
+                name="clocklog_request_once",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action} {self.side}".rstrip()
@@ -174,6 +192,7 @@ class ClockLog(models.Model):
         delta_ms: int | None = None,
         reason: str = "",
         user_id: int | None = None,
+        request_id: str = "",
     ) -> dict[str, Any]:
         """The values of one log line (attname -> value): the one definition of a line, for
         record() and for the services that insert lines with their other writes."""
@@ -187,6 +206,7 @@ class ClockLog(models.Model):
             "user_id": user_id,
             "before": before.to_dict(),
             "after": after.to_dict(),
+            "request_id": request_id,
         }
 
     @classmethod

@@ -19,7 +19,7 @@ from rules.outcome import Termination
 ROOT = Path(arbiter.__file__).resolve().parent
 ERRORS = {"DomainError", "NotFound", "Forbidden", "Conflict", "Invalid", "Unavailable"}
 # Errors of their own with a code: a refused API token, a wrong password (arbiter/accounts).
-ERRORS |= {"TokenRefused", "BadCredentials"}
+ERRORS |= {"TokenRefused", "BadCredentials", "BadCode"}
 
 
 def _fields(template: str) -> set[str]:

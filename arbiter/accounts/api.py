@@ -56,6 +56,8 @@ class TokenOut(Schema):
     event_id: int | None
     game_id: int | None
     access: str
+    device: bool = Field(False, description="a board's tablet (POST /api/tablet/bind)")
+    board: int | None = Field(None, description="a tablet that follows this board of event_id")
     created_at: dt.datetime
     expires_at: dt.datetime | None
     last_used_at: dt.datetime | None
@@ -75,6 +77,8 @@ def token_dict(token: ApiToken) -> dict:
         "event_id": token.event_id,
         "game_id": token.game_id,
         "access": token.access,
+        "device": token.device,
+        "board": token.board,
         "created_at": token.created_at,
         "expires_at": token.expires_at,
         "last_used_at": token.last_used_at,

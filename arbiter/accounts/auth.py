@@ -47,6 +47,10 @@ class TokenAuth(HttpBearer):
                 if k.endswith("_id")
             }
             tokens.check_scope(scope, request.method, path_ids)
+            if scope.device:
+                # A board's tablet acts on the game of this request only, for its players
+                # (events.permissions.board_device), never with anyone's role.
+                user.device_game_id = path_ids.get("game_id")
         request.user = user
         request.token_scope = scope
         return user

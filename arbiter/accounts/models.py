@@ -35,6 +35,11 @@ class ApiToken(models.Model):
         "games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
     access = models.CharField(max_length=5, choices=Access.choices, default=Access.WRITE)
+    # A board's tablet (accounts/devices.py): its user is a login of its own that acts for
+    # the players at the board, never with the rights of the arbiter who bound it. With
+    # `board` (and `event`), it follows that board from game to game, round after round.
+    device = models.BooleanField(default=False)
+    board = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -48,6 +53,26 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.name or 'token'} {self.prefix}…)"
+
+
+class DeviceCode(models.Model):
+    """A one-time code that binds a tablet to a board: a short one to type and a long one in
+    a link, both stored as their SHA-256, short-lived, used once (accounts/devices.py)."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    follow_board = models.BooleanField(default=False)
+    short_hash = models.CharField(max_length=64, unique=True)
+    link_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+    token = models.ForeignKey(ApiToken, null=True, blank=True, on_delete=models.SET_NULL)
+
+    def __str__(self) -> str:
+        return f"tablet code for game {self.game_id}"
 
 
 class LoginFailure(models.Model):

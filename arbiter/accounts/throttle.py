@@ -57,12 +57,14 @@ def _key(username) -> str:
     return str(username or "").strip().lower()[:150]
 
 
-def refusal(username, address: str, *, now=None) -> Refusal | None:
-    """Why a login for `username` from `address` is refused now, or None."""
+def refusal(username, address: str, *, now=None, per_account: bool = True) -> Refusal | None:
+    """Why a login for `username` from `address` is refused now, or None. `per_account`
+    False: only the address's limit (a tablet's one-time code, devices.py, where an account
+    limit would let anyone lock every tablet out)."""
     now = now or timezone.now()
     since = now - WINDOW
     for reason, field, value, limit in (
-        ("account", "username", _key(username), PER_ACCOUNT),
+        ("account", "username", _key(username) if per_account else "", PER_ACCOUNT),
         ("address", "address", address, PER_ADDRESS),
     ):
         if not value:

@@ -73,6 +73,12 @@ def issue(
             max=MAX_DAYS,
             details={"field": "expires_in_days"},
         )
+    return _create(
+        user, by=by, name=name, event=event, game=game, access=access, days=expires_in_days
+    )
+
+
+def _create(user, *, by, name, event, game, access, days, device=False, board=None):
     secret = PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(
         user=user,
@@ -83,19 +89,60 @@ def issue(
         event=event,
         game=game,
         access=access,
-        expires_at=(timezone.now() + timedelta(days=expires_in_days) if expires_in_days else None),
+        device=device,
+        board=board,
+        expires_at=(timezone.now() + timedelta(days=days) if days else None),
     )
     return token, secret
 
 
+#: A board's tablet is bound for a day or two (its game), or for the event (its board).
+DEVICE_GAME_DAYS = 2
+DEVICE_BOARD_DAYS = 30
+
+
+def issue_device(game, *, by, follow_board: bool = False) -> tuple[ApiToken, str]:
+    """A board's tablet token (accounts/devices.py binds it with a one-time code): its own
+    login, with no role anywhere, acting for the players of `game` (and, with `follow_board`,
+    of the next games of that board, round after round). Only an arbiter of the event binds
+    a tablet; the token is listed and revoked with the others."""
+    from arbiter.events import permissions
+
+    event = game.round.event
+    permissions.require_arbiter(by, event)
+    user = get_user_model().objects.create(
+        username=f"tablet-{event.pk}-b{game.board}-{secrets.token_hex(4)}",
+        first_name=f"Board {game.board}",
+        last_name="tablet",
+    )
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    return _create(
+        user,
+        by=by,
+        name=f"tablet, board {game.board}" + (" (follows the board)" if follow_board else ""),
+        event=event if follow_board else None,
+        game=game,
+        access=ApiToken.Access.WRITE,
+        days=DEVICE_BOARD_DAYS if follow_board else DEVICE_GAME_DAYS,
+        device=True,
+        board=game.board if follow_board else None,
+    )
+
+
 def manageable_by(user) -> QuerySet[ApiToken]:
-    """Tokens `user` may list and revoke: their own, and those for events they organize."""
-    qs = ApiToken.objects.select_related("user").order_by("-created_at", "-pk")
+    """Tokens `user` may list and revoke: their own, those for events they organize, and the
+    tablets of the boards of events they arbitrate."""
+    qs = ApiToken.objects.select_related("user", "created_by").order_by("-created_at", "-pk")
     if getattr(user, "is_superuser", False):
         return qs
     return qs.filter(
-        Q(user=user) | Q(event__organizer=user) | Q(game__round__event__organizer=user)
-    )
+        Q(user=user)
+        | Q(event__organizer=user)
+        | Q(game__round__event__organizer=user)
+        | Q(device=True, created_by=user)
+        | Q(device=True, game__round__event__arbiters=user)
+    ).distinct()
 
 
 def revoke(token_id: int, *, by) -> ApiToken:
@@ -118,6 +165,8 @@ class Scope:
     event_id: int | None
     game_id: int | None
     access: str
+    device: bool = False
+    board: int | None = None  # a tablet that follows its board (with event_id)
 
     @property
     def unscoped(self) -> bool:
@@ -139,7 +188,17 @@ class TokenRefused(Exception):
         return messages.render(self.code, self.params)
 
 
-_SCOPE_COLUMNS = ("id", "event_id", "game_id", "access", "expires_at", "revoked_at", "last_used_at")
+_SCOPE_COLUMNS = (
+    "id",
+    "event_id",
+    "game_id",
+    "access",
+    "expires_at",
+    "revoked_at",
+    "last_used_at",
+    "device",
+    "board",
+)
 
 
 @cache
@@ -166,9 +225,12 @@ def resolve(secret: str, *, now: datetime | None = None):
         row = cursor.fetchone()
     if row is None:
         raise TokenRefused("token.invalid")
-    user_values, (token_id, event_id, game_id, access, expires_at, revoked_at, last_used) = (
+    user_values, scope_values = (
         row[: -len(_SCOPE_COLUMNS)],
         row[-len(_SCOPE_COLUMNS) :],
+    )
+    (token_id, event_id, game_id, access, expires_at, revoked_at, last_used, device, board) = (
+        scope_values
     )
     now = now or timezone.now()
     if revoked_at is not None:
@@ -179,7 +241,7 @@ def resolve(secret: str, *, now: datetime | None = None):
     if last_used is None or now - last_used >= LAST_USE_PRECISION:
         ApiToken.objects.filter(pk=token_id).update(last_used_at=now)
     user = sqlrows.instance(get_user_model(), user_values)
-    return user, Scope(token_id, event_id, game_id, access)
+    return user, Scope(token_id, event_id, game_id, access, bool(device), board)
 
 
 def _aware(value):
@@ -206,6 +268,8 @@ def check_scope(scope: Scope, method: str, path_ids: dict) -> None:
         # A board's device: a string of int compares, no query (it is on every move).
         if path_ids.get("game_id") == scope.game_id:
             return
+        if scope.board is not None and _board_game(scope, path_ids.get("game_id")):
+            return  # a tablet that follows its board: the board's game of another round
         if write or path_ids:
             raise Forbidden("token.game_only", game_id=scope.game_id)
         return
@@ -216,6 +280,17 @@ def check_scope(scope: Scope, method: str, path_ids: dict) -> None:
             return
         if _event_of(path_ids) != scope.event_id:
             raise Forbidden("token.event_only", event_id=scope.event_id)
+
+
+def _board_game(scope: Scope, game_id) -> bool:
+    """Whether `game_id` is a game at the board `scope` follows (one small query)."""
+    from arbiter.games.models import Game
+
+    if not isinstance(game_id, int) or not 0 < game_id < 2**63:
+        return False
+    return Game.objects.filter(
+        pk=game_id, board=scope.board, round__event_id=scope.event_id
+    ).exists()
 
 
 def _event_of(path_ids: dict) -> int | None:

@@ -141,6 +141,8 @@ class EventAdmin(AuditedAdminMixin, OwnEventsMixin, admin.ModelAdmin):
                     "time_control",
                     "flag_policy",
                     "late_arrival_minutes",
+                    "tablet_moves_required",
+                    "lag_quota_ms",
                     "tiebreaks",
                     "numbering",
                     "pairing_seed",

@@ -233,6 +233,20 @@ class EventSettingsForm(forms.Form):
     late_arrival_minutes = forms.IntegerField(
         label="Late arrival limit (minutes)", help_text="0 to 60 (FMJD)."
     )
+    tablet_moves_required = forms.BooleanField(
+        label="A press on the board's tablet carries the move",
+        required=False,
+        initial=True,
+        help_text="Off: a press only charges the clock; the moves come from the notation sheets.",
+    )
+    lag_quota_ms = forms.IntegerField(
+        label="Network lag credited per player and game (ms)",
+        required=False,
+        initial=5000,
+        min_value=0,
+        max_value=60_000,
+        help_text="What a tablet's press spent on the network is not charged, up to this.",
+    )
     numbering = forms.ChoiceField(label="Pairing numbers", choices=Event.Numbering.choices)
     pairing_seed = forms.CharField(
         label="Drawn lot", max_length=50, required=False, help_text="For numbering by lot."
@@ -315,7 +329,7 @@ class EventSettingsForm(forms.Form):
         """The settings to give the service (only those that may still change)."""
         data = self.cleaned_data
         out = {f: data.get(f) for f in SETTINGS if f not in self.locked}
-        for optional in ("rounds", "pairing_system"):  # not given: the event's own or default
+        for optional in ("rounds", "pairing_system", "lag_quota_ms"):  # not given: kept/default
             if out.get(optional) in (None, ""):
                 out.pop(optional, None)
         return out
@@ -340,6 +354,8 @@ SETTINGS = (
     "time_control",
     "flag_policy",
     "late_arrival_minutes",
+    "tablet_moves_required",
+    "lag_quota_ms",
     "numbering",
     "pairing_seed",
     "published",

@@ -90,6 +90,13 @@ class Event(models.Model):
         max_length=10, choices=FlagPolicy.choices, default=FlagPolicy.AUTOMATIC
     )
     late_arrival_minutes = models.PositiveSmallIntegerField(default=60)
+    # The board's tablet (accounts/devices.py, games/services/presses.py): whether a press
+    # must carry the move (checked at once), or charges the clock alone, the moves being
+    # filled in later from the notation sheets (FMJD 10.2).
+    tablet_moves_required = models.BooleanField(default=True)
+    # Network lag credited to each player per game at most (ms): the time a press spent on
+    # the hall's network, as the tablet's own measure of the thinking time shows it.
+    lag_quota_ms = models.PositiveIntegerField(default=5000)
 
     class Numbering(models.TextChoices):
         RATING = "rating", messages.label("event.numbering.rating")

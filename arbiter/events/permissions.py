@@ -3,6 +3,8 @@
 - organizer: owns an event (Event.organizer); may do everything an arbiter may.
 - arbiter: assigned to an event (Event.arbiters).
 - player: a user linked to a Player; acts only on their own games.
+- board device: a board's tablet (a device token, accounts/devices.py); acts for the players
+  of the game it is bound to, never as an arbiter.
 - public: reads what is published.
 Superusers may do everything.
 """
@@ -47,6 +49,14 @@ def player_side(user, game) -> str | None:
         if player is not None and player.user_id == user.pk:
             return side
     return None
+
+
+def board_device(user, game) -> bool:
+    """Whether `user` is a board's tablet acting on `game` (a device token, accounts/devices.py:
+    the request's token was checked to be for this game or its board). A tablet acts for the
+    players at its board, for the side given or the side to move, never as an arbiter: its
+    login is its own, with no role in any event."""
+    return _authenticated(user) and getattr(user, "device_game_id", None) == game.pk
 
 
 def require_organizer(user, event) -> None:

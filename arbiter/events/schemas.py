@@ -37,6 +37,8 @@ class EventIn(Schema):
     points_forfeit_win: int = Field(2, ge=0, le=100)
     flag_policy: Literal["automatic", "claim"] = "automatic"
     late_arrival_minutes: int = Field(60, ge=0, le=60, description="0..60 (FMJD)")
+    tablet_moves_required: bool = Field(True, description="a tablet's press carries the move")
+    lag_quota_ms: int = Field(5000, ge=0, le=60_000, description="lag credit per player and game")
     numbering: Literal["rating", "entry", "lot"] = "rating"
     pairing_seed: Text(50) = ""
     status: Literal["draft", "registration"] = "draft"
@@ -60,6 +62,8 @@ class EventPatch(Schema):
     points_forfeit_win: int | None = Field(None, ge=0, le=100)
     flag_policy: Literal["automatic", "claim"] | None = None
     late_arrival_minutes: int | None = Field(None, ge=0, le=60)
+    tablet_moves_required: bool | None = None
+    lag_quota_ms: int | None = Field(None, ge=0, le=60_000)
     numbering: Literal["rating", "entry", "lot"] | None = None
     pairing_seed: Text(50) | None = None
     status: Literal["draft", "registration", "running", "finished"] | None = None
@@ -95,6 +99,8 @@ class EventOut(Schema):
     time_control: str
     flag_policy: str
     late_arrival_minutes: int
+    tablet_moves_required: bool = True
+    lag_quota_ms: int = 5000
     numbering: str
     pairing_seed: str
     status: str

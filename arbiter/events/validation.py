@@ -115,6 +115,21 @@ def validate_late_arrival(value) -> int:
     return value
 
 
+#: The most network lag a tablet may have credited per player and game (one minute).
+LAG_QUOTA_MAX_MS = 60_000
+
+
+def validate_lag_quota(value) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= LAG_QUOTA_MAX_MS:
+        raise Invalid(
+            "event.bad_lag_quota",
+            value=value,
+            max=LAG_QUOTA_MAX_MS,
+            details={"field": "lag_quota_ms"},
+        )
+    return value
+
+
 def validate_rounds(value) -> int:
     if not isinstance(value, int) or not 1 <= value <= 99:
         raise Invalid("event.bad_rounds", value=value, details={"field": "rounds"})

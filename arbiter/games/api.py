@@ -31,6 +31,9 @@ class MoveIn(Schema):
     ply: int = Field(..., ge=1, le=MAX_PLY)
     move: Text(200, min_length=1)  # Move.notation
     request_id: Text(100, min_length=1)  # Move.request_id
+    thinking_ms: int | None = Field(
+        None, ge=0, le=MAX_CLOCK_MS, description="the board's tablet: its own measure (lag credit)"
+    )
 
 
 class GameClockIn(Schema):
@@ -65,7 +68,12 @@ def post_move(request, game_id: Id, payload: MoveIn):
     422: not legal, with the reason and the legal moves. A repeated `request_id` gets the first
     answer again."""
     state = services.submit_move(
-        game_id, ply=payload.ply, move=payload.move, request_id=payload.request_id, by=request.user
+        game_id,
+        ply=payload.ply,
+        move=payload.move,
+        request_id=payload.request_id,
+        by=request.user,
+        thinking_ms=payload.thinking_ms,
     )
     from arbiter.api import api  # the project's API, which includes this router
 

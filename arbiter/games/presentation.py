@@ -100,6 +100,7 @@ def round_state(round_: Round, now: datetime | None = None) -> dict:
                 "white_arrived_at": _iso(g.white_arrived_at),
                 "black_arrived_at": _iso(g.black_arrived_at),
                 "flag": g.flag_side or None,
+                "acts_pending": g.acts_pending,  # an offer, claim or irregularity waits
                 "clock": clock_state(g, now),
             }
             for g in games

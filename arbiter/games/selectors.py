@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.models import Min
 from django.utils import timezone
 
-from arbiter.errors import NotFound
+from arbiter.errors import Forbidden, NotFound
 from arbiter.events.models import Round
 from arbiter.events.permissions import require_arbiter, require_view_round
 from arbiter.events.selectors import get_round
@@ -76,6 +76,9 @@ def clock_state(game: Game, now: datetime) -> dict | None:
         "started": state.started,
         "deadline": clock.deadline.isoformat() if clock.deadline else None,
         "server_time": now.isoformat(),
+        # The running side's time on this move so far at server_time (the tablet measures
+        # its own thinking time from it when it did not see the press that started it).
+        "thinking_ms": clockmath.elapsed_ms(state, max(now, clock.running_since or now)),
         "moves": {"white": state.moves[0], "black": state.moves[1]},
         "period": {"white": state.period[0], "black": state.period[1]},
     }
@@ -165,6 +168,19 @@ def read_acts(game_id: int, *, by) -> dict:
     game = _game(game_id)
     require_arbiter(by, game.round.event)
     return game_acts(game)
+
+
+def read_pending(game_id: int, *, by) -> dict:
+    """What the players at the board act on: the draw offers, claims and irregularities of
+    the game (their status, not the record's reasons); the game's players, its tablet and the
+    arbiters."""
+    from arbiter.events.permissions import board_device, is_arbiter, player_side
+
+    game = _game(game_id)
+    if not (board_device(by, game) or player_side(by, game) or is_arbiter(by, game.round.event)):
+        raise Forbidden("act.only_arbiter_or_player", event=game.round.event)
+    acts = game_acts(game)
+    return {k: acts[k] for k in ("game", "offers", "claims", "irregularities")}
 
 
 def flag_overdue(game: Game, now: datetime) -> bool:

@@ -9,6 +9,7 @@ urlpatterns = [
     path("games/<int:game_id>/arbiter/", views.board, name="board"),
     path("games/<int:game_id>/clock/", views.player_clock, name="player_clock"),
     path("games/<int:game_id>/board.svg", views.diagram, name="diagram"),
+    path("tablet/", views.tablet, name="tablet"),
     path("games/<int:game_id>/sheet/", sheet_views.player_sheet, name="player_sheet"),
     path("games/<int:game_id>/sheets/", sheet_views.compare_sheets, name="compare_sheets"),
     path("events/<slug:slug>/games.pdn", pdn_views.event_pdn, name="event_pdn"),

@@ -83,19 +83,32 @@ def board(request, game_id: int):
 @require_GET
 @_page
 def player_clock(request, game_id: int):
-    """Two large clocks and the last move, for a tablet beside the board."""
+    """The board's clock: on a tablet bound to the board (a device token in the browser,
+    /tablet/), the players press it, enter the moves on the diagram and act (offer, claim,
+    resign, choose); elsewhere the same page shows the clocks only."""
     game = presentation.game_for_page(game_id)
     _require_view(request, game)
+    event = game.round.event
     return render(
         request,
         "games/player_clock.html",
         {
             "game": game,
-            "event": game.round.event,
+            "event": event,
             "round": game.round,
-            "tc": presentation.time_control(game.round.event),
+            "tc": presentation.time_control(event),
+            "svg": board_svg(
+                game.fen, last_move=presentation.last_move_notation(game) or None, size=480
+            ),
+            "claim_articles": ("6.1", "6.2", "6.3", "6.4"),
         },
     )
+
+
+@require_GET
+def tablet(request):
+    """Where a tablet is bound to a board: the short code typed, or the link's code taken."""
+    return render(request, "games/tablet_bind.html", {})
 
 
 @require_GET

@@ -13,7 +13,7 @@ from typing import Any
 
 from arbiter.errors import Forbidden, Invalid
 from arbiter.events.models import AuditEntry
-from arbiter.events.permissions import is_arbiter, player_side
+from arbiter.events.permissions import board_device, is_arbiter, player_side
 from arbiter.games.models import Claim, DrawOffer, EndingRules, Game, Irregularity
 from arbiter.infra import sqlrows
 from rules import Position
@@ -64,6 +64,12 @@ def actor(game: Game, by, side: str | None) -> tuple[bool, str]:
             raise_invalid_side(side)
         return True, side
     own = player_side(by, game)
+    if own is None and board_device(by, game):
+        # The board's tablet acts for the player whose button was pressed (never as an
+        # arbiter: what only an arbiter may do, it may not).
+        if side not in ("white", "black"):
+            raise_invalid_side(side)
+        return False, side
     if own is None:
         raise Forbidden("act.only_arbiter_or_player", event=event)
     if side not in (None, "", own):

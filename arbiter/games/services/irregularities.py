@@ -20,7 +20,7 @@ from datetime import datetime
 from django.db import transaction
 
 from arbiter.errors import Conflict, Forbidden, Invalid, NotFound
-from arbiter.events.permissions import is_arbiter, player_side, require_arbiter
+from arbiter.events.permissions import board_device, is_arbiter, player_side, require_arbiter
 from arbiter.games import selectors
 from arbiter.games.models import Game, Irregularity, Move
 from arbiter.infra import sqlrows
@@ -118,8 +118,8 @@ def _pending(game: Game, irregularity_id: int) -> Irregularity:
 def _chooser(game: Game, irr: Irregularity, by) -> None:
     """Only the opponent of the player who committed it chooses (5.4): from their own
     device, or through the arbiter who enters their choice."""
-    if is_arbiter(by, game.round.event):
-        return
+    if is_arbiter(by, game.round.event) or board_device(by, game):
+        return  # the tablet's button is the opponent's: its words say whose choice it is
     if player_side(by, game) != OTHER[irr.side]:
         raise Forbidden("irregularity.opponent_chooses", chooser=OTHER[irr.side])
 

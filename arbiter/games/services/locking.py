@@ -26,6 +26,8 @@ _EXTRAS = (
     ("e.time_control", Event, "time_control"),
     ("e.published", Event, "published"),
     ("e.late_arrival_minutes", Event, "late_arrival_minutes"),
+    ("e.tablet_moves_required", Event, "tablet_moves_required"),
+    ("e.lag_quota_ms", Event, "lag_quota_ms"),
     ("wp.surname", Player, "surname"),
     ("wp.given_name", Player, "given_name"),
     ("wp.user_id", Player, "user"),
@@ -124,7 +126,7 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> li
 
 def _attach_related(game: Game, extras: list, by_arbiter: bool, rounds: dict, by_id, conn) -> None:
     (number, status, start, event_id, name, organizer_id, flag_policy, time_control,
-     published, late_minutes, *players) = extras  # fmt: skip
+     published, late_minutes, moves_required, lag_quota, *players) = extras  # fmt: skip
     rnd = rounds.get(game.round_id)
     if rnd is None:  # games of one round share their round and event objects
         event = _attached(
@@ -137,6 +139,8 @@ def _attach_related(game: Game, extras: list, by_arbiter: bool, rounds: dict, by
             time_control=time_control,
             published=published,
             late_arrival_minutes=late_minutes,
+            tablet_moves_required=moves_required,
+            lag_quota_ms=lag_quota,
         )
         rnd = _attached(
             Round,

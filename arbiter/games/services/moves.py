@@ -6,17 +6,18 @@ from django.db import IntegrityError, transaction
 
 from arbiter import messages
 from arbiter.errors import Conflict, Forbidden, Invalid
-from arbiter.events.permissions import is_arbiter, player_side
+from arbiter.events.permissions import board_device, is_arbiter, player_side
 from arbiter.games import selectors
 from arbiter.games.models import Game, Move
 from arbiter.games.services import arrival
 from arbiter.infra import sqlrows
 from arbiter.runtime.downtime import settle as settle_downtime
 from clocks import clock as clockmath
+from clocks.models import ClockLog
 from clocks.timecontrol import TimeControl, TimeControlError
 from rules import AmbiguousMove, IllegalMove, Position
 
-from . import pending
+from . import pending, presses
 from .ending import automatic_reason, close_rounds, end_game, insert_ending_rows, result_of
 from .flags import flag_if_due, on_commit_arm
 from .locking import lock_game, save_clock, save_game, server_now
@@ -92,7 +93,9 @@ class _Refused:
         self.error = error
 
 
-def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict:
+def submit_move(
+    game_id: int, *, ply: int, move: str, request_id: str, by, thinking_ms: int | None = None
+) -> dict:
     """Play `move` as ply number `ply` of the game; return the game's state after it, with
     the move as stored under "move" (not the whole list of moves: GET has it).
 
@@ -103,13 +106,21 @@ def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> di
     - Invalid (422, details={"reason", "legal_moves"} and for an ambiguous capture
       {"candidates"}): the move is not legal in the stored position.
     - A repeated `request_id` gets the first answer again, whatever happened since.
+    - `thinking_ms`: the mover's thinking time as the board's tablet measured it; the network
+      lag it shows is credited up to the event's quota (presses.py).
     """
     _check_input(ply, move, request_id)
+    presses.check_thinking(thinking_ms)
     settle_downtime()  # after an outage: the clocks are credited before this move is charged
     try:
         with transaction.atomic():
             answer = _submit_locked(
-                game_id, ply=ply, move=move.strip(), request_id=request_id, by=by
+                game_id,
+                ply=ply,
+                move=move.strip(),
+                request_id=request_id,
+                by=by,
+                thinking_ms=thinking_ms,
             )
     except IntegrityError:
         # The unique constraints (game, ply) and (game, request_id): nothing is stored twice.
@@ -133,7 +144,9 @@ def submit_move(game_id: int, *, ply: int, move: str, request_id: str, by) -> di
     return answer
 
 
-def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) -> dict | _Refused:
+def _submit_locked(
+    game_id: int, *, ply: int, move: str, request_id: str, by, thinking_ms=None
+) -> dict | _Refused:
     """The path of one move under the game's lock (docs/design.md), step by step."""
     game = lock_game(game_id, by=by)
     arbiter, side = _mover(game, by)
@@ -155,9 +168,10 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         if refusal is not None:
             return _Refused(refusal)
     parsed, notation = _parse(rules_game.position, move, ply)
-    refused = _charge_clock(game, now, turn)
-    if refused is not None:
+    refused = _charge_clock(game, now, turn, thinking_ms=thinking_ms, by=by)
+    if isinstance(refused, _Refused):
         return refused
+    lag_rows = refused
     fields, endings = _play(game, rules_game, parsed, ply, turn, now)
     answer = _store(
         game,
@@ -169,6 +183,7 @@ def _submit_locked(game_id: int, *, ply: int, move: str, request_id: str, by) ->
         now=now,
         request_id=request_id,
         by=by,
+        lag_rows=lag_rows,
     )
     on_commit_arm(game)
     return answer
@@ -180,6 +195,10 @@ def _mover(game: Game, by) -> tuple[bool, str | None]:
     arbiter = is_arbiter(by, event)
     side = player_side(by, game)
     if not arbiter and side is None:
+        if board_device(by, game):
+            # The board's tablet: the side to move moves (it has no arbiter's rights: the
+            # flag only lifts the check of whose turn it is).
+            return True, None
         raise Forbidden("move.only_arbiter_or_player", event=event)
     return arbiter, side
 
@@ -289,13 +308,14 @@ def _parse(position: Position, move: str, ply: int) -> tuple[object, str]:
     return parsed, position.move_text(parsed)
 
 
-def _charge_clock(game: Game, now, turn: str) -> _Refused | None:
-    """Press the mover's clock at the server's `now` (in memory)."""
+def _charge_clock(game: Game, now, turn: str, *, thinking_ms=None, by=None) -> _Refused | list:
+    """Press the mover's clock at the server's `now` (in memory, presses.charge: the one way
+    a press is charged); the clock log's lag line to write, if any."""
     clock = game.clock
     if clock is None:
-        return None
+        return []
     try:
-        new_state = clockmath.press(clock.state, clock.tc, now)
+        rows = presses.charge(game, now, thinking_ms=thinking_ms, by=by)
     except clockmath.FlagFallen:
         # flag_if_due() said no, press() says yes: the same instant; the clock rules.
         flag_if_due(game, now)
@@ -306,8 +326,7 @@ def _charge_clock(game: Game, now, turn: str) -> _Refused | None:
                 details={"game": selectors.game_state(game, now)},
             )
         )
-    clock.apply(new_state)
-    return None
+    return rows
 
 
 def _play(game: Game, rules_game, parsed, ply: int, turn: str, now) -> tuple[list[str], list]:
@@ -339,7 +358,9 @@ def _play(game: Game, rules_game, parsed, ply: int, turn: str, now) -> tuple[lis
     return fields + ending.fields, [ending]
 
 
-def _store(game, rules_game, fields, endings, *, ply, notation, now, request_id, by) -> dict:
+def _store(
+    game, rules_game, fields, endings, *, ply, notation, now, request_id, by, lag_rows=()
+) -> dict:
     """Write the clock, the game, the Move row and the ending's rows (plain writes whose
     counts nobody reads: one statement on PostgreSQL), then the round; the answer."""
     clock = game.clock
@@ -368,5 +389,7 @@ def _store(game, rules_game, fields, endings, *, ply, notation, now, request_id,
             },
         )
         insert_ending_rows(endings)
+        for row in lag_rows:
+            sqlrows.insert_row(ClockLog, row)
     close_rounds(endings)
     return {**answer, "move": record}

@@ -87,7 +87,7 @@
     }
     if (state.ply !== shownPly) {
       shownPly = state.ply;
-      picked = null; // a move was played: start again from the new position
+      tap.reset(); // a move was played: start again from the new position
       refreshDiagram();
     }
     var clock = state.clock || {};
@@ -221,9 +221,7 @@
     });
   });
 
-  function squares(move) {
-    return (move.match(/\d+/g) || []).map(Number);
-  }
+  var squares = window.ArbiterTap.squares;
 
   function byPath(a, b) {
     var x = squares(a);
@@ -307,64 +305,21 @@
     }
   }
 
-  /* ---- entering a move on the diagram: tap the piece, then where it goes ---------------- */
+  /* ---- entering a move on the diagram: tap the piece, then where it goes (tapentry.js) ---- */
   // The move lands in the move box; "Enter move" sends it (a tap too many is no move played).
-  var picked = null;
-
-  function ends(move) {
-    var sq = squares(move);
-    return { from: sq[0], to: sq[sq.length - 1] };
-  }
-
-  function movesFrom(square) {
-    var legal = (state && state.status !== "finished" && state.legal_moves) || [];
-    return legal.filter(function (m) {
-      return ends(m).from === square;
-    });
-  }
-
-  function targetsOf(square) {
-    return movesFrom(square).map(function (m) {
-      return ends(m).to;
-    });
-  }
-
-  /* The picked piece and its squares, drawn again on whatever diagram is shown. */
-  function markPicked() {
-    var targets = picked === null ? [] : targetsOf(picked);
-    $("diagram").querySelectorAll("rect.square").forEach(function (r) {
-      var sq = +r.dataset.square;
-      r.classList.toggle("picked", sq === picked);
-      r.classList.toggle("target", targets.indexOf(sq) >= 0);
-    });
-  }
-
-  function pick(square) {
-    if (picked !== null && square !== picked) {
-      var chosen = movesFrom(picked).filter(function (m) {
-        return ends(m).to === square;
-      });
-      if (chosen.length) {
-        picked = null;
-        markPicked();
-        $("move-input").value = chosen[0];
-        if (chosen.length === 1) {
-          clearMessage();
-          $("enter-move").focus();
-        } else {
-          show("invalid", "Several captures end on " + square + ": choose the path.", chosen);
-        }
-        return;
+  var tap = window.ArbiterTap.attach($("diagram"), {
+    legal: function () {
+      return (state && state.status !== "finished" && state.legal_moves) || [];
+    },
+    onMove: function (chosen) {
+      $("move-input").value = chosen[0];
+      if (chosen.length === 1) {
+        clearMessage();
+        $("enter-move").focus();
+      } else {
+        show("invalid", "Several captures end on " + window.ArbiterTap.ends(chosen[0]).to + ": choose the path.", chosen);
       }
-    }
-    // Another piece that can move is picked instead; a second tap lets go.
-    picked = targetsOf(square).length && square !== picked ? square : null;
-    markPicked();
-  }
-
-  $("diagram").addEventListener("click", function (e) {
-    var target = e.target.closest("[data-square]");
-    if (target) pick(+target.dataset.square);
+    },
   });
 
   function refreshDiagram() {
@@ -376,7 +331,7 @@
       .then(function (svg) {
         if (!svg) return;
         $("diagram").innerHTML = svg;
-        markPicked(); // a piece picked while the diagram was on its way stays picked
+        tap.mark(); // a piece picked while the diagram was on its way stays picked
       });
   }
 

@@ -6,7 +6,7 @@
  * running side's reading minus the server time elapsed since. A lost poll does not stop the
  * display; the next answer corrects it.
  *
- * Also the players' clock page (templates/games/player_clock.html).
+ * Shared by the arbiter's pages and the board's clock (tablet.js).
  */
 (function () {
   "use strict";
@@ -81,25 +81,32 @@
     return { white: Math.max(0, white), black: Math.max(0, black) };
   }
 
-  /** GET `url` every `interval` ms; onState(json) on success, onError(message) otherwise. */
-  function poll(url, serverTime, onState, onError, interval) {
+  /** GET `url` every `interval` ms; onState(json) on success, onError(message, response)
+   * otherwise; `headers` (optional) go with each request (a tablet's token). */
+  function poll(url, serverTime, onState, onError, interval, headers) {
     var inflight = false;
     function tick() {
       if (inflight) return;
       inflight = true;
       var t0 = performance.now();
-      fetch(url, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+      var sent = Object.assign({ Accept: "application/json" }, headers || {});
+      fetch(url, { headers: sent, cache: "no-store", credentials: "same-origin" })
         .then(function (response) {
           var t1 = performance.now();
           return response.json().then(function (body) {
-            if (!response.ok) throw new Error(body.message || response.status + " " + response.statusText);
+            if (!response.ok) {
+              var refused = new Error(body.message || response.status + " " + response.statusText);
+              refused.status = response.status;
+              refused.body = body;
+              throw refused;
+            }
             var stamp = (body.clock && body.clock.server_time) || body.server_time;
             if (stamp) serverTime.sample(t0, t1, stamp);
             onState(body);
           });
         })
         .catch(function (err) {
-          if (onError) onError("cannot reach the server: " + err.message);
+          if (onError) onError((err.status ? "" : "cannot reach the server: ") + err.message, err);
         })
         .then(function () {
           inflight = false;
@@ -125,12 +132,12 @@
 
   /* POST JSON to the games API with the page's CSRF token; resolves to {ok, status, body},
      the body being the API's error ({message, ...}) when the answer is not JSON. */
-  function postJson(url, body) {
+  function postJson(url, body, headers) {
     var csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
     return fetch(url, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf },
+      headers: Object.assign({ "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrf }, headers || {}),
       body: JSON.stringify(body),
     }).then(function (response) {
       return response
@@ -184,114 +191,4 @@
     poll: poll,
     moveLabel: moveLabel,
   };
-
-  /* ---- the players' clock page ---------------------------------------------------------- */
-
-  function initPlayerClock(root) {
-    var serverTime = new ServerTime();
-    var state = null;
-    var faces = {
-      white: root.querySelector('[data-side="white"]'),
-      black: root.querySelector('[data-side="black"]'),
-    };
-    var lastMove = root.querySelector("#last-move");
-    var banner = root.querySelector("#banner");
-    var drawRules = root.querySelector("#draw-rules");
-    var key = "arbiter-clock-left-" + root.dataset.game;
-    var params = new URLSearchParams(location.search);
-    var left = params.get("left") || localStorage.getItem(key) || "white";
-
-    function place() {
-      root.classList.toggle("black-left", left === "black");
-    }
-    place();
-    root.querySelector("#swap").addEventListener("click", function () {
-      left = left === "white" ? "black" : "white";
-      localStorage.setItem(key, left);
-      place();
-    });
-
-    function render() {
-      if (!state) return;
-      var clock = state.clock;
-      var now = serverTime.now();
-      var r = readings(clock, now, state.status === "finished" ? null : root);
-      ["white", "black"].forEach(function (side) {
-        var face = faces[side];
-        var shown = r ? format(r[side]) : "–";
-        var timeBox = face.querySelector(".time");
-        timeBox.textContent = shown;
-        // Narrower digits as the text grows, so that "0:00.0" or "1:30:00" fits its half.
-        timeBox.classList.toggle("long", shown.length >= 7);
-        timeBox.classList.toggle("mid", shown.length === 6);
-        var running = clock && clock.running === side && !clock.paused && state.status !== "finished";
-        face.classList.toggle("running", !!running);
-        face.classList.toggle("low", !!(r && r[side] < 60000));
-        var flagged = (state.flag && state.flag.side === side) || (r && r[side] <= 0 && clock && clock.started);
-        face.classList.toggle("flag", !!flagged);
-        var moves = clock && clock.moves ? clock.moves[side] : null;
-        face.querySelector(".sub").textContent = moves === null || moves === undefined ? "" : movesText(moves);
-      });
-      var text = "";
-      if (state.status === "finished") text = "Game over · " + state.result + (state.termination ? " (" + state.termination.replace(/_/g, " ") + ")" : "");
-      else if (!clock || !clock.started) text = "Clock not started";
-      else if (clock.paused) text = "PAUSED";
-      else if (state.flag) text = "Flag: " + state.flag.side;
-      banner.textContent = text;
-      banner.hidden = !text;
-      if (drawRules) {
-        var shownRules = state.status === "finished" ? [] : drawRulesToShow(state.draw_rules);
-        drawRules.textContent = shownRules.map(drawRuleWords).join(" · ");
-        drawRules.hidden = !shownRules.length;
-      }
-      var moves = state.moves || [];
-      if (moves.length) {
-        var m = moves[moves.length - 1];
-        lastMove.textContent = moveLabel(m.ply, m.notation, (root.dataset.starts || "W") !== "B");
-      } else {
-        lastMove.textContent = "No move yet";
-      }
-    }
-
-    poll(
-      root.dataset.stateUrl,
-      serverTime,
-      function (body) {
-        state = body;
-        root.classList.remove("offline");
-        render();
-      },
-      function () {
-        root.classList.add("offline");
-      },
-      1000
-    );
-    setInterval(render, 100);
-    keepAwake(root);
-  }
-
-  /* A tablet beside the board must not dim or lock during the game: full screen on request,
-   * and a screen wake lock where the browser allows one (https or localhost only). */
-  function keepAwake(root) {
-    var button = root.querySelector("#fullscreen");
-    if (button && document.documentElement.requestFullscreen) {
-      button.addEventListener("click", function () {
-        if (document.fullscreenElement) document.exitFullscreen();
-        else document.documentElement.requestFullscreen().catch(function () {});
-      });
-    } else if (button) {
-      button.hidden = true;
-    }
-    if (!("wakeLock" in navigator)) return;
-    function lock() {
-      if (document.visibilityState === "visible") navigator.wakeLock.request("screen").catch(function () {});
-    }
-    lock();
-    document.addEventListener("visibilitychange", lock); // released whenever the page is hidden
-  }
-
-  document.addEventListener("DOMContentLoaded", function () {
-    var root = document.querySelector("[data-player-clock]");
-    if (root) initPlayerClock(root);
-  });
 })();

@@ -42,6 +42,10 @@
       row.querySelector('[data-cell="last"]').textContent = g.ply + (g.last_move ? " · " + g.last_move.notation : "");
       var result = g.result ? g.result + (g.termination ? " (" + g.termination.replace(/_/g, " ") + ")" : "") : g.status;
       if (g.clock && g.clock.paused && g.status !== "finished") result += " · paused";
+      // An act from the board's tablet or a player (an offer, a claim, an irregularity to
+      // choose on) shows at once: the board page has the details.
+      if (g.acts_pending && g.status !== "finished") result += " · act waiting";
+      row.classList.toggle("acts-waiting", !!(g.acts_pending && g.status !== "finished"));
       row.querySelector('[data-cell="result"]').textContent = result;
     });
   }
@@ -98,6 +102,30 @@
           show("invalid", res.body.message || "Refused (" + res.status + ").");
         }
         poller.refresh();
+      });
+    });
+  });
+  /* Binding a board's tablet: one-time codes for the board (shown once, for 10 minutes). */
+  root.querySelectorAll("[data-bind]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var id = b.closest("tr").dataset.game;
+      var follow = document.getElementById("tablet-follow").checked;
+      post("/api/games/" + id + "/tablet-codes", { follow_board: follow }).then(function (res) {
+        var box = document.getElementById("tablet-codes");
+        if (!res.ok) return show("invalid", res.body.message || "Refused (" + res.status + ").");
+        var body = res.body;
+        var item = document.createElement("li");
+        item.dataset.board = body.board;
+        var until = new Date(body.expires_at).toISOString().substr(11, 5);
+        item.innerHTML = "<strong></strong> type <code class='tablet-code'></code> at <code>/tablet/</code> on the tablet, or open <a class='tablet-link' target='_blank'></a> (once, until <span></span> UTC)";
+        item.querySelector("strong").textContent = "Board " + body.board + (body.follow_board ? " (and its next rounds):" : ":");
+        item.querySelector(".tablet-code").textContent = body.short_code;
+        var link = item.querySelector(".tablet-link");
+        link.href = body.link;
+        link.textContent = "this link";
+        item.querySelector("span").textContent = until;
+        box.prepend(item);
+        box.closest("section").hidden = false;
       });
     });
   });
