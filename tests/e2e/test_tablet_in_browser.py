@@ -14,6 +14,7 @@ from django.utils import timezone
 from arbiter.accounts import devices
 from arbiter.events.models import AuditEntry, Round
 from arbiter.games import services
+from arbiter.games.confirmation_selectors import game_confirmation
 from arbiter.games.models import EndingRules, Game, Move
 from arbiter.runtime.localservices import free_port
 from tests.accounts.builders import make_user
@@ -148,15 +149,18 @@ def test_a_bound_tablet_plays_moves_refuses_an_illegal_tap_and_draws_by_agreemen
     )
     assert [a for a, _ in acts] == ["game.draw_offer", "game.draw_accept"]
     assert all(user.startswith("tablet-") for _, user in acts)
-    # The result is confirmed from the tablet (the players' pages' endpoint; where this
-    # server has none, the tablet says so in words).
-    tablet.wait_for("!document.getElementById('confirm-result').hidden")
-    tablet.js('document.querySelector(\'[data-act="confirm"][data-side="white"]\').click(); true')
-    confirm(tablet)
-    tablet.wait_for(
-        "document.getElementById('message').textContent.includes('confirmed')"
-        " || document.getElementById('message').textContent.includes('404')"
-    )
+    # Both players confirm the result on the tablet: "1-1, agreed by both" (FMJD 10.2).
+    for side in ("white", "black"):
+        tablet.wait_for("!document.getElementById('confirm-result').hidden")
+        tablet.js(
+            f'document.querySelector(\'[data-act="confirm"][data-side="{side}"]\').click(); true'
+        )
+        confirm(tablet)
+        tablet.wait_for(
+            f"document.getElementById('message').textContent.includes('{side.title()} confirmed')"
+        )
+    assert "agreed by both" in tablet.js("document.getElementById('message').textContent")
+    assert game_confirmation(game)["status"] == "agreed"
     tablet.screenshot(shots / "tablet-over-768x1024.png")
 
 

@@ -431,8 +431,6 @@
           if (res.ok) {
             say("done", words(res.body));
             if (res.body && res.body.id === gameId && res.body.clock !== undefined) take(res.body);
-          } else if (res.status === 404 && path === "result-confirmation") {
-            say("invalid", "The result cannot be confirmed on this tablet yet: the server has no result confirmation (404). Tell the arbiter the result.");
           } else {
             say(res.status === 409 ? "conflict" : "invalid", refused(res.body, res.status));
             if (res.body && res.body.game) take(res.body.game);
@@ -494,8 +492,8 @@
         } else if (kind === "confirm") {
           var confirmer = b.dataset.side;
           ask(NAME[confirmer] + " confirms the result " + state.result + ". Sure?", function () {
-            act("result-confirmation", { result: state.result }, function (answer) {
-              return NAME[confirmer] + " confirmed " + state.result + (answer && answer.message ? ": " + answer.message : ".");
+            act("result-confirmation", { result: state.result, side: confirmer }, function (answer) {
+              return NAME[confirmer] + " confirmed " + state.result + (answer && answer.words ? ": " + answer.words : ".");
             });
           });
         }
