@@ -212,7 +212,7 @@ MESSAGES: dict[str, str] = {
     "event.only_organizers_create_ask": (
         "only organizers may create events: ask the site's administrator for the organizer's permission ('events.add_event')"
     ),
-    "event.published_not_boolean": "published: give true or false",
+    "event.not_boolean": "{field}: give true or false",
     "event.rounds_already_paired": "rounds: {paired} rounds are already paired",
     "event.rounds_required": "rounds: a Swiss event needs its number of rounds",
     "event.seed_required": "pairing_seed: numbering by lot needs the drawn lot (a seed)",

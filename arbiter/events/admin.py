@@ -141,6 +141,7 @@ class EventAdmin(AuditedAdminMixin, OwnEventsMixin, admin.ModelAdmin):
                     "time_control",
                     "flag_policy",
                     "late_arrival_minutes",
+                    "downtime_credit",
                     "tiebreaks",
                     "numbering",
                     "pairing_seed",

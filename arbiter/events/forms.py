@@ -233,6 +233,12 @@ class EventSettingsForm(forms.Form):
     late_arrival_minutes = forms.IntegerField(
         label="Late arrival limit (minutes)", help_text="0 to 60 (FMJD)."
     )
+    downtime_credit = forms.BooleanField(
+        label="Credit the clocks with time the system was down",
+        required=False,
+        help_text="On (the default): after a stop or a crash the running clocks get that time "
+        "back, each credit in the clock's log. Off: the players are charged it.",
+    )
     numbering = forms.ChoiceField(label="Pairing numbers", choices=Event.Numbering.choices)
     pairing_seed = forms.CharField(
         label="Drawn lot", max_length=50, required=False, help_text="For numbering by lot."
@@ -340,6 +346,7 @@ SETTINGS = (
     "time_control",
     "flag_policy",
     "late_arrival_minutes",
+    "downtime_credit",
     "numbering",
     "pairing_seed",
     "published",

@@ -90,6 +90,12 @@ class Event(models.Model):
         max_length=10, choices=FlagPolicy.choices, default=FlagPolicy.AUTOMATIC
     )
     late_arrival_minutes = models.PositiveSmallIntegerField(default=60)
+    # The arbiter's policy for time the system could not take moves (issue 16): credited to
+    # the running clocks (the default), or charged to the players as if the system had run.
+    downtime_credit = models.BooleanField(
+        default=True,
+        help_text="Credit the running clocks with the time the system was down (off: charge it).",
+    )
 
     class Numbering(models.TextChoices):
         RATING = "rating", messages.label("event.numbering.rating")

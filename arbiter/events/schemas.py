@@ -37,6 +37,10 @@ class EventIn(Schema):
     points_forfeit_win: int = Field(2, ge=0, le=100)
     flag_policy: Literal["automatic", "claim"] = "automatic"
     late_arrival_minutes: int = Field(60, ge=0, le=60, description="0..60 (FMJD)")
+    downtime_credit: bool = Field(
+        True,
+        description="credit the running clocks with time the system was down; false: charge it",
+    )
     numbering: Literal["rating", "entry", "lot"] = "rating"
     pairing_seed: Text(50) = ""
     status: Literal["draft", "registration"] = "draft"
@@ -60,6 +64,7 @@ class EventPatch(Schema):
     points_forfeit_win: int | None = Field(None, ge=0, le=100)
     flag_policy: Literal["automatic", "claim"] | None = None
     late_arrival_minutes: int | None = Field(None, ge=0, le=60)
+    downtime_credit: bool | None = None
     numbering: Literal["rating", "entry", "lot"] | None = None
     pairing_seed: Text(50) | None = None
     status: Literal["draft", "registration", "running", "finished"] | None = None
@@ -95,6 +100,7 @@ class EventOut(Schema):
     time_control: str
     flag_policy: str
     late_arrival_minutes: int
+    downtime_credit: bool
     numbering: str
     pairing_seed: str
     status: str

@@ -18,8 +18,9 @@ process beats once before it serves its first request, and every 0.2 s while the
 does not answer; a move in a process whose last successful beat is older than the threshold
 beats first (settle()), so a move entered as the database comes back is not charged the outage.
 
-Settings: DOWNTIME_CREDIT (env, default on; off: nothing is credited and flags are never held)
-and DOWNTIME_THRESHOLD_MS (default 3000: a gap shorter than that is a slow beat, not an outage).
+Settings: DOWNTIME_CREDIT (env, default on; off: nothing is credited and flags are never held),
+each event's own policy (Event.downtime_credit, default on; off: its games are charged the
+outage, a line in each clock's log says so) and DOWNTIME_THRESHOLD_MS (default 3000: a gap shorter than that is a slow beat, not an outage).
 """
 
 from __future__ import annotations
@@ -92,33 +93,44 @@ def beat(now: datetime | None = None) -> int | None:
         if now - row.at <= threshold():
             return None  # another process credited the gap and beat meanwhile
         down_ms = (now - row.at) // _MS
-        credited = credit_running_clocks(row.at, now) if enabled() else None
+        done = credit_running_clocks(row.at, now) if enabled() else None
         Heartbeat.objects.filter(pk=1).update(at=now)
-        _record(row.at, now, down_ms, credited)
-    return down_ms if credited is not None else None
+        _record(row.at, now, down_ms, done)
+    return down_ms if done is not None else None
 
 
-def _record(since: datetime, now: datetime, down_ms: int, credited: list | None) -> None:
+def _games(ids: list[int]) -> str:
+    return ", ".join(str(g) for g in ids[:20]) + (" ..." if len(ids) > 20 else "")
+
+
+def _record(since: datetime, now: datetime, down_ms: int, done: tuple | None) -> None:
     from arbiter.runtime import systemlog
 
     span = f"{since:%H:%M:%S} to {now:%H:%M:%S} UTC ({down_ms / 1000:.1f} s)"
-    if credited is None:
+    if done is None:
         message = (
             f"the system was down from {span}; not credited to the clocks (DOWNTIME_CREDIT off)"
         )
     else:
-        games = ", ".join(str(g) for g in credited[:20]) + (" ..." if len(credited) > 20 else "")
+        credited, charged = done
         message = f"the system was down from {span}: {len(credited)} running clock(s) credited" + (
-            f" (games {games})" if credited else ""
+            f" (games {_games(credited)})" if credited else ""
         )
+        if charged:
+            message += (
+                f"; {len(charged)} charged, their events not crediting downtime"
+                f" (games {_games(charged)})"
+            )
     systemlog.record("downtime", message, at=now)
 
 
-def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
+def credit_running_clocks(since: datetime, now: datetime) -> tuple[list[int], list[int]]:
     """Give every running clock back its time between `since` (the last beat) and `now`, as a
     pause from `since` (or from its move's start, if later) to `now`; each credit is an
     "adjust" line of the clock's log. A clock already out of time at `since` keeps its flag
-    (it fell while the system was up). Returns the ids of the games credited."""
+    (it fell while the system was up). A game whose event does not credit downtime (the
+    arbiter's policy, Event.downtime_credit) is charged the outage, said in a line of its
+    clock's log (an "adjust" of 0 ms). Returns the ids of the games credited and charged."""
     from arbiter.games.models import Game
     from arbiter.games.services.flags import on_commit_arm
     from arbiter.games.services.locking import lock_games
@@ -126,12 +138,13 @@ def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
     from clocks import clock as clockmath
     from clocks.models import Clock, ClockLog
 
-    ids = list(
+    policy = dict(
         Game.objects.filter(clock__running__gt="", clock__paused=False, flag_side="")
         .exclude(status=Game.Status.FINISHED)
-        .values_list("pk", flat=True)
+        .values_list("pk", "round__event__downtime_credit")
     )
-    games, clocks, lines = [], [], []
+    ids = sorted(policy)
+    games, clocks, lines, charged = [], [], [], []
     # Locked in id order, as the flag sweep does: a move in flight finishes first.
     for game in lock_games(ids):
         clock = game.clock
@@ -146,6 +159,22 @@ def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
             continue
         start = max(since, state.running_since)
         if start >= now:
+            continue
+        down = f"system down from {start.isoformat()} to {now.isoformat()}"
+        if not policy[game.pk]:
+            lines.append(
+                ClockLog.row(
+                    clock.pk,
+                    ClockLog.Action.ADJUST,
+                    state,
+                    state,
+                    at=now,
+                    side=state.running,
+                    delta_ms=0,
+                    reason=f"{down}: {(now - start) // _MS} ms charged (the event's policy)",
+                )
+            )
+            charged.append(game.pk)
             continue
         # Computed as a pause at `start` and a resume now (the time already used on the move
         # stays used, as the delay and Bronstein count it); logged as an "adjust" of the
@@ -163,20 +192,18 @@ def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
                 at=now,
                 side=state.running,
                 delta_ms=credit_ms,
-                reason=(
-                    f"system down from {start.isoformat()} to {now.isoformat()}: "
-                    f"{credit_ms} ms not charged"
-                ),
+                reason=f"{down}: {credit_ms} ms not charged",
             )
         )
         clocks.append(clock)
         games.append(game)
     if clocks:
         sqlrows.update_rows(Clock, clocks, [*Clock.STATE_FIELDS, "updated_at"])
-        ClockLog.objects.bulk_create(ClockLog(**line) for line in lines)
         for game in games:
             on_commit_arm(game)
-    return [g.pk for g in games]
+    if lines:
+        ClockLog.objects.bulk_create(ClockLog(**line) for line in lines)
+    return [g.pk for g in games], charged
 
 
 class _Beats:

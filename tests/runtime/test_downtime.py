@@ -117,6 +117,44 @@ def test_a_paused_clock_is_not_credited(running, setup, clock_at, t0):
     assert "0 running clock(s) credited" in SystemEvent.objects.get().message
 
 
+def test_an_event_that_does_not_credit_downtime_is_charged_the_outage_and_its_log_says_so(
+    setup, clock_at, t0
+):
+    """The arbiter's policy, per event (Event.downtime_credit, on by default): off, its
+    running clocks are charged the outage; the other events' clocks are still credited."""
+    from tests.games.builders import make_event
+
+    strict = make_event(time_control="300", arbiter=setup.arbiter, downtime_credit=False)
+    charged = make_game(strict)
+    clock_at(t0)
+    services.start_clocks(setup.game, by=setup.arbiter)
+    services.start_clocks(charged, by=setup.arbiter)
+    clock_at(t0 + 10 * S)
+    downtime.beat()
+    clock_at(t0 + 40 * S)
+    assert downtime.beat() == 30_000
+    assert deadline(setup.game) == t0 + 330 * S  # credited: the default
+    assert deadline(charged) == t0 + 300 * S  # charged: the event's policy
+    line = ClockLog.objects.get(action="adjust", clock__game=charged)
+    assert (line.side, line.delta_ms, line.before, line.after) == (
+        "white",
+        0,
+        line.before,
+        line.before,
+    )
+    assert line.reason.endswith("30000 ms charged (the event's policy)")
+    assert ClockLog.objects.get(action="adjust", clock__game=setup.game).delta_ms == 30_000
+    message = SystemEvent.objects.get(kind="downtime").message
+    assert "1 running clock(s) credited" in message
+    assert f"1 charged, their events not crediting downtime (games {charged.pk})" in message
+    # charged: its flag falls at t0+300 s as if the system had run
+    clock_at(t0 + 300 * S)
+    Heartbeat.objects.update(at=t0 + 300 * S)
+    assert services.check_flags_due() == 1
+    assert Game.objects.get(pk=charged.pk).termination == "flag"
+    assert Game.objects.get(pk=setup.game.pk).status == "running"
+
+
 @pytest.mark.parametrize("setting", ["DOWNTIME_CREDIT", "HEARTBEAT"])
 def test_with_the_setting_off_nothing_is_credited_and_no_flag_is_held(
     running, clock_at, t0, settings, setting

@@ -34,6 +34,7 @@ EDITABLE = {
     "time_control",
     "flag_policy",
     "late_arrival_minutes",
+    "downtime_credit",
     "pairing_seed",
     "pairing_system",
     "numbering",
@@ -137,9 +138,9 @@ def _clean(field: str, value):  # noqa: C901 - one branch per field of an event
         return validation.validate_choice(field, value, Event.PairingSystem.choices)
     if field == "status":
         return validation.validate_choice(field, value, Event.Status.choices)
-    if field == "published":
+    if field in {"published", "downtime_credit"}:
         if not isinstance(value, bool):
-            raise Invalid("event.published_not_boolean", details={"field": field})
+            raise Invalid("event.not_boolean", field=field, details={"field": field})
         return value
     if field in {"start_date", "end_date"}:
         if value is None or isinstance(value, dt.date):
