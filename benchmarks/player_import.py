@@ -177,10 +177,11 @@ def run_one(root: Path, url: str, players: int, seq: int) -> dict:
         ],
         cwd=root,
         env={**os.environ, "PYTHONPATH": str(root)},
-        check=True,
         capture_output=True,
         text=True,
     )
+    if out.returncode:
+        raise SystemExit(f"the measurement in {root} failed:\n{out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -202,7 +203,7 @@ def main() -> None:
     dbs = {}
     try:
         for i, (label, root) in enumerate(trees.items()):
-            dbs[label] = fresh_database(args.db, f"bench_import_{i}", root)
+            dbs[label] = fresh_database(args.db, f"bench_import_{os.getpid()}_{i}", root)
         columns = [*KINDS, *(f"{k} cpu" for k in KINDS)]
         times: dict[str, dict[str, list[float]]] = {t: {k: [] for k in columns} for t in trees}
         seq = 0
