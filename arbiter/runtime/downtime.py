@@ -5,11 +5,12 @@ the web processes are what takes moves, so a beat proves that a move could have 
 at that moment (a web process that runs and reaches the database). The Celery workers and
 beat say nothing about that: they may run while no web process does, or the reverse.
 
-A beat that finds the previous one older than DOWNTIME_THRESHOLD_MS knows the system was down
-since that previous beat: before writing, it credits every running clock with the time since
-then (as if the system had paused it at the last beat and resumed it now), logs the credit in
-each clock's log as an adjustment with its reason, and records a system event the arbiters
-see. One transaction under the heartbeat row's lock: two web processes never credit twice.
+A beat that finds the previous one older than DOWNTIME_THRESHOLD_MS, and no move or
+arbiter's clock action for as long (last_sign_of_life: under load a beat may come late
+while moves are taken), knows the system was down since the last of them: before writing,
+it credits every running clock with the time since then (as if the system had paused it
+then and resumed it now), logs the credit in each clock's log as an adjustment with its
+reason, and records a system event the arbiters see. One transaction under the heartbeat row's lock: two web processes never credit twice.
 
 Until that credit is applied no flag is judged: the flag services ask flags_on_hold() before
 recording a flag, and it says yes while the last beat is older than the threshold (a Celery
@@ -20,7 +21,8 @@ beats first (settle()), so a move entered as the database comes back is not char
 
 Settings: DOWNTIME_CREDIT (env, default on; off: nothing is credited and flags are never held),
 each event's own policy (Event.downtime_credit, default on; off: its games are charged the
-outage, a line in each clock's log says so) and DOWNTIME_THRESHOLD_MS (default 3000: a gap shorter than that is a slow beat, not an outage).
+outage, a line in each clock's log says so) and DOWNTIME_THRESHOLD_MS (default 3000: a gap
+shorter than that is a slow beat, not an outage).
 """
 
 from __future__ import annotations
@@ -92,11 +94,47 @@ def beat(now: datetime | None = None) -> int | None:
             return None
         if now - row.at <= threshold():
             return None  # another process credited the gap and beat meanwhile
-        down_ms = (now - row.at) // _MS
-        done = credit_running_clocks(row.at, now) if enabled() else None
+        since = last_sign_of_life(row.at, now)
         Heartbeat.objects.filter(pk=1).update(at=now)
-        _record(row.at, now, down_ms, done)
+        if now - since <= threshold():
+            return None  # a late beat: moves were taken meanwhile, the system was up
+        down_ms = (now - since) // _MS
+        done = credit_running_clocks(since, now) if enabled() else None
+        _record(since, now, down_ms, done)
     return down_ms if done is not None else None
+
+
+def last_sign_of_life(since: datetime, now: datetime) -> datetime:
+    """When the system last took a request, `since` being the last beat: the last move
+    accepted or the last clock action of an arbiter between them, else `since`.
+
+    A gap in the heartbeat alone is not proof of an outage: under heavy load every web
+    process's beat can come more than the threshold late (its thread waiting for the
+    interpreter or for the database) while moves are still taken, and crediting then would
+    give the players time they used. A move or an arbiter's action on a clock is proof
+    that the system was up at that moment (only a web process that reaches the database
+    writes them), so the outage runs from the last of them: none in the gap, from the last
+    beat (a real stop); moves until a crash, from the last move (the clocks were rightly
+    charged until then); moves until just now, no outage at all. Flags (a Celery worker's)
+    are no such proof. The same threshold still applies to the gap so measured. Two small
+    queries (the running games' moves by game; the clock log by its indexed time), run only
+    when a beat finds a gap."""
+    from arbiter.games.models import Move
+    from clocks.models import ClockLog
+
+    moved = (
+        Move.objects.filter(game__clock__running__gt="", played_at__gt=since, played_at__lte=now)
+        .order_by("-played_at")
+        .values_list("played_at", flat=True)
+        .first()
+    )
+    acted = (
+        ClockLog.objects.filter(at__gt=since, at__lte=now, user__isnull=False)
+        .order_by("-at")
+        .values_list("at", flat=True)
+        .first()
+    )
+    return max(t for t in (since, moved, acted) if t is not None)
 
 
 def _games(ids: list[int]) -> str:

@@ -155,6 +155,53 @@ def test_an_event_that_does_not_credit_downtime_is_charged_the_outage_and_its_lo
     assert Game.objects.get(pk=setup.game.pk).status == "running"
 
 
+def test_a_late_beat_while_moves_are_taken_credits_nothing(running, setup, clock_at, t0):
+    """Under heavy load every web process's beat may come more than the threshold late
+    while moves are still accepted: the system was up, no time is given back."""
+    clock_at(t0 + 10 * S)
+    downtime.beat()
+    moves = ["32-28", "19-23", "28x19", "14x23"]
+    for ply, (at, move) in enumerate(zip((11, 12.5, 14, 15.5), moves, strict=True), start=1):
+        clock_at(t0 + timedelta(seconds=at))
+        player = setup.white if ply % 2 else setup.black
+        services.submit_move(running.pk, ply=ply, move=move, request_id=f"m{ply}", by=player)
+    before = deadline(running)
+    clock_at(t0 + 16 * S)  # the next beat, 6 s after the last: 0.5 s after the last move
+    assert downtime.beat() is None
+    assert deadline(running) == before
+    assert not ClockLog.objects.filter(action="adjust").exists()
+    assert not SystemEvent.objects.filter(kind="downtime").exists()
+    assert Heartbeat.objects.get(pk=1).at == t0 + 16 * S
+    assert not downtime.flags_on_hold()
+
+
+def test_moves_until_a_crash_are_charged_and_the_time_after_the_last_is_credited(
+    running, setup, clock_at, t0
+):
+    clock_at(t0 + 10 * S)
+    downtime.beat()
+    clock_at(t0 + 12 * S)
+    services.submit_move(running.pk, ply=1, move="32-28", request_id="m1", by=setup.white)
+    clock_at(t0 + 40 * S)  # the system stopped after that move; back 28 s later
+    assert downtime.beat() == 28_000
+    line = ClockLog.objects.get(action="adjust")
+    assert (line.side, line.delta_ms) == ("black", 28_000)
+    assert "system down from 2026-11-30T14:00:12+00:00" in line.reason
+    assert "down from 14:00:12 to 14:00:40 UTC (28.0 s)" in SystemEvent.objects.get().message
+
+
+def test_an_arbiters_clock_action_is_a_sign_of_life_too(running, setup, clock_at, t0):
+    clock_at(t0 + 10 * S)
+    downtime.beat()
+    clock_at(t0 + 13 * S)
+    services.pause_clocks(running, by=setup.arbiter)
+    clock_at(t0 + 14 * S)
+    services.resume_clocks(running, by=setup.arbiter)
+    clock_at(t0 + 15 * S)
+    assert downtime.beat() is None  # 5 s since the beat, 1 s since the arbiter's action
+    assert not ClockLog.objects.filter(action="adjust").exists()
+
+
 @pytest.mark.parametrize("setting", ["DOWNTIME_CREDIT", "HEARTBEAT"])
 def test_with_the_setting_off_nothing_is_credited_and_no_flag_is_held(
     running, clock_at, t0, settings, setting
