@@ -198,29 +198,20 @@ def credit_running_clocks(since: datetime, now: datetime) -> tuple[list[int], li
         start = max(since, state.running_since)
         if start >= now:
             continue
-        down = f"system down from {start.isoformat()} to {now.isoformat()}"
-        if not policy[game.pk]:
-            lines.append(
-                ClockLog.row(
-                    clock.pk,
-                    ClockLog.Action.ADJUST,
-                    state,
-                    state,
-                    at=now,
-                    side=state.running,
-                    delta_ms=0,
-                    reason=f"{down}: {(now - start) // _MS} ms charged (the event's policy)",
-                )
-            )
+        down_ms = (now - start) // _MS
+        if policy[game.pk]:
+            # Computed as a pause at `start` and a resume now (the time already used on the
+            # move stays used, as the delay and Bronstein count it); logged as an "adjust" of
+            # the running side by +down_ms, by nobody (the system).
+            after = clockmath.resume(clockmath.pause(state, start), now)
+            clock.apply(after)
+            clock.updated_at = now
+            clocks.append(clock)
+            games.append(game)
+            delta_ms, said = down_ms, "not charged"
+        else:  # the event's policy: charged, and said so with an "adjust" of 0 ms
+            after, delta_ms, said = state, 0, "charged (the event's policy)"
             charged.append(game.pk)
-            continue
-        # Computed as a pause at `start` and a resume now (the time already used on the move
-        # stays used, as the delay and Bronstein count it); logged as an "adjust" of the
-        # running side by +credit_ms, by nobody (the system).
-        after = clockmath.resume(clockmath.pause(state, start), now)
-        credit_ms = (now - start) // _MS
-        clock.apply(after)
-        clock.updated_at = now
         lines.append(
             ClockLog.row(
                 clock.pk,
@@ -229,12 +220,13 @@ def credit_running_clocks(since: datetime, now: datetime) -> tuple[list[int], li
                 after,
                 at=now,
                 side=state.running,
-                delta_ms=credit_ms,
-                reason=f"{down}: {credit_ms} ms not charged",
+                delta_ms=delta_ms,
+                reason=(
+                    f"system down from {start.isoformat()} to {now.isoformat()}: "
+                    f"{down_ms} ms {said}"
+                ),
             )
         )
-        clocks.append(clock)
-        games.append(game)
     if clocks:
         sqlrows.update_rows(Clock, clocks, [*Clock.STATE_FIELDS, "updated_at"])
         for game in games:
