@@ -149,10 +149,12 @@ def measure(root: Path, database_url: str, players: int, seq: int) -> dict:
 
 
 def unpack(rev: str) -> Path:
-    folder = Path(tempfile.mkdtemp(prefix=f"import-{rev}-"))
+    """`rev` of this repository in a temporary folder (where the checkout is no git work
+    tree, set GIT_DIR)."""
     archive = subprocess.run(
         ["git", "archive", "--format=tar", rev], cwd=ROOT, check=True, capture_output=True
     ).stdout
+    folder = Path(tempfile.mkdtemp(prefix=f"import-{rev}-"))
     tar = folder / "tree.tar"
     tar.write_bytes(archive)
     with tarfile.open(tar) as t:
