@@ -54,7 +54,6 @@ MESSAGES: dict[str, str] = {
     "login.needed": "log in, send a token, or give username and password",
     "token.invalid": "the API token is not valid",
     # a board's tablet (arbiter/accounts/devices.py, arbiter/games/services/presses.py)
-    "event.bad_boolean": "{field}: {value!r} is not true or false",
     "event.bad_lag_quota": "lag_quota_ms: {value!r} is not a number of ms in 0..{max}",
     "tablet.bad_code": "code: give the code the arbiter's page shows (1 to 100 characters)",
     "tablet.code_unknown": "this code is not known: check it on the arbiter's page",
@@ -253,7 +252,7 @@ MESSAGES: dict[str, str] = {
     "event.only_organizers_create_ask": (
         "only organizers may create events: ask the site's administrator for the organizer's permission ('events.add_event')"
     ),
-    "event.published_not_boolean": "published: give true or false",
+    "event.not_boolean": "{field}: give true or false",
     "event.rounds_already_paired": "rounds: {paired} rounds are already paired",
     "event.rounds_required": "rounds: a Swiss event needs its number of rounds",
     "event.seed_required": "pairing_seed: numbering by lot needs the drawn lot (a seed)",

@@ -6,6 +6,7 @@
 - SECRET_KEY, DEBUG, ALLOWED_HOSTS: the usual Django settings (SECRET_KEY is required
   unless DEBUG is on; `python3 dev.py run` makes one for the machine).
 - HTTPS, BEHIND_TLS_PROXY, HSTS_*: served over TLS (secure cookies, redirect, HSTS).
+- TRUSTED_PROXIES: reverse proxies whose X-Forwarded-For names the client (login limits).
 """
 
 import os
@@ -57,6 +58,30 @@ if env_bool("BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
+
+
+def _trusted_proxies(value: str) -> list[str]:
+    """TRUSTED_PROXIES: the reverse proxies (addresses or networks, comma-separated) whose
+    X-Forwarded-For names the client (arbiter/infra/clientaddr.py). Default none: the peer
+    is the client."""
+    import ipaddress
+
+    out = []
+    for item in (v.strip() for v in value.split(",")):
+        if not item:
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"TRUSTED_PROXIES: {item!r} is not an address or a network (e.g. 10.0.0.5, "
+                "10.0.0.0/24, ::1)"
+            ) from None
+        out.append(item)
+    return out
+
+
+TRUSTED_PROXIES = _trusted_proxies(os.environ.get("TRUSTED_PROXIES", ""))
 
 INSTALLED_APPS = [
     "django.contrib.admin",

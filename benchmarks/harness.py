@@ -48,8 +48,9 @@ class Database:
     cleanup: callable
 
 
-def fresh_database(kind: str, name: str) -> Database:
-    """A new, migrated database: kind "postgres" (on DATABASE_URL's server) or "sqlite"."""
+def fresh_database(kind: str, name: str, root: Path = ROOT) -> Database:
+    """A new database migrated by `root`'s code (this checkout's by default): kind
+    "postgres" (on DATABASE_URL's server) or "sqlite"."""
     if kind == "sqlite":
         workdir = Path(tempfile.mkdtemp(prefix=f"{name}-"))
         url = f"sqlite:///{workdir / 'bench.sqlite3'}"
@@ -78,7 +79,7 @@ def fresh_database(kind: str, name: str) -> Database:
 
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "-v0", "--noinput"],
-        cwd=ROOT,
+        cwd=root,
         env={**os.environ, "DATABASE_URL": url},
         check=True,
     )

@@ -16,6 +16,7 @@ from ninja.responses import Status
 from pydantic import Field
 
 from arbiter.errors import DomainError, Forbidden, NotFound
+from arbiter.infra.clientaddr import client_address
 from arbiter.infra.gate import db_gate
 from arbiter.validation import Id, Text
 
@@ -87,7 +88,7 @@ def token_dict(token: ApiToken) -> dict:
 
 
 def _password_user(request, username: str, password: str):
-    address = throttle.client_address(request)
+    address = client_address(request)
     refused = throttle.refusal(username, address)
     if refused is not None:
         problem = refused.problem

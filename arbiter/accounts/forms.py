@@ -6,6 +6,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 
+from arbiter.infra.clientaddr import client_address
 from arbiter.messages import Problem
 from arbiter.validation import text_problem
 
@@ -23,7 +24,7 @@ class ThrottledLoginMixin:
 
     def clean(self):
         username = self.cleaned_data.get("username")
-        address = throttle.client_address(self.request)
+        address = client_address(self.request)
         refused = throttle.refusal(username, address)
         if refused is not None:
             raise ValidationError(refused.message, code="throttled")

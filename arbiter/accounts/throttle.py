@@ -48,11 +48,6 @@ class Refusal:
         return str(self.problem)
 
 
-def client_address(request) -> str:
-    """The address the request came from (REMOTE_ADDR: set a trusted proxy to pass it)."""
-    return (request.META.get("REMOTE_ADDR") or "unknown")[:45] if request is not None else ""
-
-
 def _key(username) -> str:
     return str(username or "").strip().lower()[:150]
 

@@ -143,6 +143,7 @@ class EventAdmin(AuditedAdminMixin, OwnEventsMixin, admin.ModelAdmin):
                     "late_arrival_minutes",
                     "tablet_moves_required",
                     "lag_quota_ms",
+                    "downtime_credit",
                     "tiebreaks",
                     "numbering",
                     "pairing_seed",

@@ -247,6 +247,13 @@ class EventSettingsForm(forms.Form):
         max_value=60_000,
         help_text="What a tablet's press spent on the network is not charged, up to this.",
     )
+    downtime_credit = forms.BooleanField(
+        label="Credit the clocks with time the system was down",
+        required=False,
+        initial=True,
+        help_text="On (the default): after a stop or a crash the running clocks get that time "
+        "back, each credit in the clock's log. Off: the players are charged it.",
+    )
     numbering = forms.ChoiceField(label="Pairing numbers", choices=Event.Numbering.choices)
     pairing_seed = forms.CharField(
         label="Drawn lot", max_length=50, required=False, help_text="For numbering by lot."
@@ -356,6 +363,7 @@ SETTINGS = (
     "late_arrival_minutes",
     "tablet_moves_required",
     "lag_quota_ms",
+    "downtime_credit",
     "numbering",
     "pairing_seed",
     "published",

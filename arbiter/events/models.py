@@ -97,6 +97,12 @@ class Event(models.Model):
     # Network lag credited to each player per game at most (ms): the time a press spent on
     # the hall's network, as the tablet's own measure of the thinking time shows it.
     lag_quota_ms = models.PositiveIntegerField(default=5000)
+    # The arbiter's policy for time the system could not take moves (issue 16): credited to
+    # the running clocks (the default), or charged to the players as if the system had run.
+    downtime_credit = models.BooleanField(
+        default=True,
+        help_text="Credit the running clocks with the time the system was down (off: charge it).",
+    )
 
     class Numbering(models.TextChoices):
         RATING = "rating", messages.label("event.numbering.rating")

@@ -18,8 +18,8 @@ Blank lines are skipped. Any other column is an error. Example:
     surname,given_name,fmjd_id,federation,rating,title
     Verhoeven,Anna,16001,NED,2310,MI
 
-Every bad line is reported by its line number in the file (the header is line 1) and the
-reason; the import is all or nothing. The file is bounded (MAX_CHARS, MAX_COLUMNS, MAX_ROWS,
+Every bad line is reported by its line number in the file (the header is line 1), the
+column when the fault is in one field, and the reason; the import is all or nothing. The file is bounded (MAX_CHARS, MAX_COLUMNS, MAX_ROWS,
 and each field by its column's length) so that reading it takes little time and memory
 whatever it holds; a quote left open is reported on its line instead of swallowing the
 lines after it.
@@ -51,11 +51,13 @@ class Row:
 
 
 class LineError(Problem):
-    """What is wrong with one line of the file: a code and its params (arbiter/messages.py)."""
+    """What is wrong with one line of the file: a code and its params (arbiter/messages.py),
+    and the column it is in when it is about one field (None: the line as a whole)."""
 
-    def __init__(self, line: int, code: str, /, **params):
+    def __init__(self, line: int, code: str, /, *, column: str | None = None, **params):
         super().__init__(code, **params)
         self.line = line
+        self.column = column
 
     @property
     def reason(self) -> str:
@@ -64,6 +66,7 @@ class LineError(Problem):
     def as_dict(self) -> dict:
         return {
             "line": self.line,
+            "column": self.column,
             "code": self.code,
             "params": messages.jsonable(self.params),
             "reason": self.reason,

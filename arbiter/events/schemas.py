@@ -6,7 +6,7 @@ import datetime as dt
 from typing import Annotated, Any, Literal
 
 from ninja import Schema
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from arbiter.validation import Id, Reason, Text
 
@@ -39,6 +39,10 @@ class EventIn(Schema):
     late_arrival_minutes: int = Field(60, ge=0, le=60, description="0..60 (FMJD)")
     tablet_moves_required: bool = Field(True, description="a tablet's press carries the move")
     lag_quota_ms: int = Field(5000, ge=0, le=60_000, description="lag credit per player and game")
+    downtime_credit: bool = Field(
+        True,
+        description="credit the running clocks with time the system was down; false: charge it",
+    )
     numbering: Literal["rating", "entry", "lot"] = "rating"
     pairing_seed: Text(50) = ""
     status: Literal["draft", "registration"] = "draft"
@@ -64,6 +68,7 @@ class EventPatch(Schema):
     late_arrival_minutes: int | None = Field(None, ge=0, le=60)
     tablet_moves_required: bool | None = None
     lag_quota_ms: int | None = Field(None, ge=0, le=60_000)
+    downtime_credit: bool | None = None
     numbering: Literal["rating", "entry", "lot"] | None = None
     pairing_seed: Text(50) | None = None
     status: Literal["draft", "registration", "running", "finished"] | None = None
@@ -101,6 +106,7 @@ class EventOut(Schema):
     late_arrival_minutes: int
     tablet_moves_required: bool = True
     lag_quota_ms: int = 5000
+    downtime_credit: bool
     numbering: str
     pairing_seed: str
     status: str
@@ -119,7 +125,15 @@ class PlayerIn(Schema):
     club: Text(200) = ""
 
 
-class PlayerOut(Schema):
+class FromDicts(BaseModel):
+    """An answer's shape that its endpoints fill from dicts: pydantic validates it in its
+    own compiled code. ninja's Schema wraps each object in a DjangoGetter and reads every
+    field through Python: 5000 imported entries' answer took 0.3 s that way, 0.04 s here."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+
+class PlayerOut(FromDicts):
     id: int
     surname: str
     given_name: str
@@ -135,7 +149,7 @@ class EntryIn(Schema):
     player_id: Id
 
 
-class EntryOut(Schema):
+class EntryOut(FromDicts):
     id: int
     event_id: int
     player: PlayerOut

@@ -5,11 +5,12 @@ the web processes are what takes moves, so a beat proves that a move could have 
 at that moment (a web process that runs and reaches the database). The Celery workers and
 beat say nothing about that: they may run while no web process does, or the reverse.
 
-A beat that finds the previous one older than DOWNTIME_THRESHOLD_MS knows the system was down
-since that previous beat: before writing, it credits every running clock with the time since
-then (as if the system had paused it at the last beat and resumed it now), logs the credit in
-each clock's log as an adjustment with its reason, and records a system event the arbiters
-see. One transaction under the heartbeat row's lock: two web processes never credit twice.
+A beat that finds the previous one older than DOWNTIME_THRESHOLD_MS, and no move or
+arbiter's clock action for as long (last_sign_of_life: under load a beat may come late
+while moves are taken), knows the system was down since the last of them: before writing,
+it credits every running clock with the time since then (as if the system had paused it
+then and resumed it now), logs the credit in each clock's log as an adjustment with its
+reason, and records a system event the arbiters see. One transaction under the heartbeat row's lock: two web processes never credit twice.
 
 Until that credit is applied no flag is judged: the flag services ask flags_on_hold() before
 recording a flag, and it says yes while the last beat is older than the threshold (a Celery
@@ -18,8 +19,10 @@ process beats once before it serves its first request, and every 0.2 s while the
 does not answer; a move in a process whose last successful beat is older than the threshold
 beats first (settle()), so a move entered as the database comes back is not charged the outage.
 
-Settings: DOWNTIME_CREDIT (env, default on; off: nothing is credited and flags are never held)
-and DOWNTIME_THRESHOLD_MS (default 3000: a gap shorter than that is a slow beat, not an outage).
+Settings: DOWNTIME_CREDIT (env, default on; off: nothing is credited and flags are never held),
+each event's own policy (Event.downtime_credit, default on; off: its games are charged the
+outage, a line in each clock's log says so) and DOWNTIME_THRESHOLD_MS (default 3000: a gap
+shorter than that is a slow beat, not an outage).
 """
 
 from __future__ import annotations
@@ -91,34 +94,81 @@ def beat(now: datetime | None = None) -> int | None:
             return None
         if now - row.at <= threshold():
             return None  # another process credited the gap and beat meanwhile
-        down_ms = (now - row.at) // _MS
-        credited = credit_running_clocks(row.at, now) if enabled() else None
+        since = last_sign_of_life(row.at, now)
         Heartbeat.objects.filter(pk=1).update(at=now)
-        _record(row.at, now, down_ms, credited)
-    return down_ms if credited is not None else None
+        if now - since <= threshold():
+            return None  # a late beat: moves were taken meanwhile, the system was up
+        down_ms = (now - since) // _MS
+        done = credit_running_clocks(since, now) if enabled() else None
+        _record(since, now, down_ms, done)
+    return down_ms if done is not None else None
 
 
-def _record(since: datetime, now: datetime, down_ms: int, credited: list | None) -> None:
+def last_sign_of_life(since: datetime, now: datetime) -> datetime:
+    """When the system last took a request, `since` being the last beat: the last move
+    accepted or the last clock action of an arbiter between them, else `since`.
+
+    A gap in the heartbeat alone is not proof of an outage: under heavy load every web
+    process's beat can come more than the threshold late (its thread waiting for the
+    interpreter or for the database) while moves are still taken, and crediting then would
+    give the players time they used. A move or an arbiter's action on a clock is proof
+    that the system was up at that moment (only a web process that reaches the database
+    writes them), so the outage runs from the last of them: none in the gap, from the last
+    beat (a real stop); moves until a crash, from the last move (the clocks were rightly
+    charged until then); moves until just now, no outage at all. Flags (a Celery worker's)
+    are no such proof. The same threshold still applies to the gap so measured. Two small
+    queries (the running games' moves by game; the clock log by its indexed time), run only
+    when a beat finds a gap."""
+    from arbiter.games.models import Move
+    from clocks.models import ClockLog
+
+    moved = (
+        Move.objects.filter(game__clock__running__gt="", played_at__gt=since, played_at__lte=now)
+        .order_by("-played_at")
+        .values_list("played_at", flat=True)
+        .first()
+    )
+    acted = (
+        ClockLog.objects.filter(at__gt=since, at__lte=now, user__isnull=False)
+        .order_by("-at")
+        .values_list("at", flat=True)
+        .first()
+    )
+    return max(t for t in (since, moved, acted) if t is not None)
+
+
+def _games(ids: list[int]) -> str:
+    return ", ".join(str(g) for g in ids[:20]) + (" ..." if len(ids) > 20 else "")
+
+
+def _record(since: datetime, now: datetime, down_ms: int, done: tuple | None) -> None:
     from arbiter.runtime import systemlog
 
     span = f"{since:%H:%M:%S} to {now:%H:%M:%S} UTC ({down_ms / 1000:.1f} s)"
-    if credited is None:
+    if done is None:
         message = (
             f"the system was down from {span}; not credited to the clocks (DOWNTIME_CREDIT off)"
         )
     else:
-        games = ", ".join(str(g) for g in credited[:20]) + (" ..." if len(credited) > 20 else "")
+        credited, charged = done
         message = f"the system was down from {span}: {len(credited)} running clock(s) credited" + (
-            f" (games {games})" if credited else ""
+            f" (games {_games(credited)})" if credited else ""
         )
+        if charged:
+            message += (
+                f"; {len(charged)} charged, their events not crediting downtime"
+                f" (games {_games(charged)})"
+            )
     systemlog.record("downtime", message, at=now)
 
 
-def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
+def credit_running_clocks(since: datetime, now: datetime) -> tuple[list[int], list[int]]:
     """Give every running clock back its time between `since` (the last beat) and `now`, as a
     pause from `since` (or from its move's start, if later) to `now`; each credit is an
     "adjust" line of the clock's log. A clock already out of time at `since` keeps its flag
-    (it fell while the system was up). Returns the ids of the games credited."""
+    (it fell while the system was up). A game whose event does not credit downtime (the
+    arbiter's policy, Event.downtime_credit) is charged the outage, said in a line of its
+    clock's log (an "adjust" of 0 ms). Returns the ids of the games credited and charged."""
     from arbiter.games.models import Game
     from arbiter.games.services.flags import on_commit_arm
     from arbiter.games.services.locking import lock_games
@@ -126,12 +176,13 @@ def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
     from clocks import clock as clockmath
     from clocks.models import Clock, ClockLog
 
-    ids = list(
+    policy = dict(
         Game.objects.filter(clock__running__gt="", clock__paused=False, flag_side="")
         .exclude(status=Game.Status.FINISHED)
-        .values_list("pk", flat=True)
+        .values_list("pk", "round__event__downtime_credit")
     )
-    games, clocks, lines = [], [], []
+    ids = sorted(policy)
+    games, clocks, lines, charged = [], [], [], []
     # Locked in id order, as the flag sweep does: a move in flight finishes first.
     for game in lock_games(ids):
         clock = game.clock
@@ -147,13 +198,20 @@ def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
         start = max(since, state.running_since)
         if start >= now:
             continue
-        # Computed as a pause at `start` and a resume now (the time already used on the move
-        # stays used, as the delay and Bronstein count it); logged as an "adjust" of the
-        # running side by +credit_ms, by nobody (the system).
-        after = clockmath.resume(clockmath.pause(state, start), now)
-        credit_ms = (now - start) // _MS
-        clock.apply(after)
-        clock.updated_at = now
+        down_ms = (now - start) // _MS
+        if policy[game.pk]:
+            # Computed as a pause at `start` and a resume now (the time already used on the
+            # move stays used, as the delay and Bronstein count it); logged as an "adjust" of
+            # the running side by +down_ms, by nobody (the system).
+            after = clockmath.resume(clockmath.pause(state, start), now)
+            clock.apply(after)
+            clock.updated_at = now
+            clocks.append(clock)
+            games.append(game)
+            delta_ms, said = down_ms, "not charged"
+        else:  # the event's policy: charged, and said so with an "adjust" of 0 ms
+            after, delta_ms, said = state, 0, "charged (the event's policy)"
+            charged.append(game.pk)
         lines.append(
             ClockLog.row(
                 clock.pk,
@@ -162,21 +220,20 @@ def credit_running_clocks(since: datetime, now: datetime) -> list[int]:
                 after,
                 at=now,
                 side=state.running,
-                delta_ms=credit_ms,
+                delta_ms=delta_ms,
                 reason=(
                     f"system down from {start.isoformat()} to {now.isoformat()}: "
-                    f"{credit_ms} ms not charged"
+                    f"{down_ms} ms {said}"
                 ),
             )
         )
-        clocks.append(clock)
-        games.append(game)
     if clocks:
         sqlrows.update_rows(Clock, clocks, [*Clock.STATE_FIELDS, "updated_at"])
-        ClockLog.objects.bulk_create(ClockLog(**line) for line in lines)
         for game in games:
             on_commit_arm(game)
-    return [g.pk for g in games]
+    if lines:
+        ClockLog.objects.bulk_create(ClockLog(**line) for line in lines)
+    return [g.pk for g in games], charged
 
 
 class _Beats:

@@ -366,6 +366,9 @@ class Supervisor:
                     "--lifespan",
                     "off",
                     "--no-access-log",
+                    # The client's address from X-Forwarded-For only for TRUSTED_PROXIES, in
+                    # one place (arbiter/infra/clientaddr.py): uvicorn's own trusts 127.0.0.1.
+                    "--no-proxy-headers",
                     "--timeout-graceful-shutdown",
                     "5",
                 ],

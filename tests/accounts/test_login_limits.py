@@ -108,3 +108,41 @@ def test_the_admin_login_is_limited_too(client):
 def test_a_bad_username_is_a_form_error_not_a_500(client, bad):
     r = login_page(client, bad, "pw")
     assert r.status_code == 200
+
+
+def test_behind_a_trusted_proxy_one_attacker_does_not_lock_everyone_out(client, settings):
+    """Every request comes from the proxy's address: the limit counts the client named in
+    X-Forwarded-For by the trusted proxy (TRUSTED_PROXIES), not the proxy."""
+    settings.TRUSTED_PROXIES = ["10.0.0.5"]
+    make_user("victim", password="pw-victim")
+
+    def via_proxy(username, password, client_address):
+        return client.post(
+            "/accounts/login/",
+            {"username": username, "password": password},
+            REMOTE_ADDR="10.0.0.5",
+            HTTP_X_FORWARDED_FOR=client_address,
+        )
+
+    for i in range(throttle.PER_ADDRESS):
+        via_proxy(f"user{i}", "guess", "203.0.113.66")
+    assert (
+        "your network address" in via_proxy("victim", "pw-victim", "203.0.113.66").content.decode()
+    )
+    assert via_proxy("victim", "pw-victim", "198.51.100.1").status_code == 302
+    assert set(LoginFailure.objects.values_list("address", flat=True)) == {"203.0.113.66"}
+
+
+def test_a_client_naming_another_address_directly_is_still_counted_by_its_own(client, settings):
+    settings.TRUSTED_PROXIES = ["10.0.0.5"]
+    for i in range(throttle.PER_ADDRESS):
+        client.post(
+            "/api/tokens",
+            {"username": f"user{i}", "password": "guess"},
+            content_type="application/json",
+            REMOTE_ADDR="203.0.113.66",
+            HTTP_X_FORWARDED_FOR=f"198.51.100.{i}",  # a new address each time: ignored
+        )
+    assert set(LoginFailure.objects.values_list("address", flat=True)) == {"203.0.113.66"}
+    r = token_api(client, "anyone", "guess", address="203.0.113.66")
+    assert r.status_code == 429 and r.json()["code"] == "login.throttled_address"

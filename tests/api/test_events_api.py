@@ -215,3 +215,37 @@ def test_patch_event_and_read_its_audit_trail(client, org):
     assert trail[0]["action"] == "event.update" and trail[0]["reason"] == "two more rounds"
     assert trail[0]["old"] == {"published": False, "rounds": 5}
     assert client.get(f"/api/events/{event.pk}/audit", **bearer(make_user("x"))).status_code == 403
+
+
+def test_the_downtime_credit_is_an_event_setting_on_by_default(client, org):
+    auth = bearer(org)
+    r = client.post(
+        "/api/events", {"name": "Credit Open", "rounds": 5}, content_type="application/json", **auth
+    )
+    assert r.status_code == 201 and r.json()["downtime_credit"] is True
+    event_id = r.json()["id"]
+    r = client.patch(
+        f"/api/events/{event_id}",
+        {"downtime_credit": False},
+        content_type="application/json",
+        **auth,
+    )
+    assert r.status_code == 200 and r.json()["downtime_credit"] is False
+    assert client.get(f"/api/events/{event_id}", **auth).json()["downtime_credit"] is False
+    r = client.patch(
+        f"/api/events/{event_id}",
+        {"downtime_credit": "sometimes"},
+        content_type="application/json",
+        **auth,
+    )
+    assert r.status_code == 422 and "downtime_credit" in r.content.decode()
+
+
+def test_the_service_refuses_a_downtime_credit_that_is_not_true_or_false(org):
+    from arbiter.errors import Invalid
+
+    event = make_event(org)
+    with pytest.raises(Invalid) as caught:
+        services.update_event(event, by=org, downtime_credit="yes")
+    assert caught.value.code == "event.not_boolean"
+    assert caught.value.message == "downtime_credit: give true or false"

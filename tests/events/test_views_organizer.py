@@ -196,3 +196,24 @@ def test_an_organizer_chooses_the_fide_dutch_system_for_a_swiss(client, org):
     client.post(reverse("events:create"), settings_post(name="FIDE Open", pairing_system="dutch"))
     systems = dict(Event.objects.values_list("name", "pairing_system"))
     assert systems == {"Dutch Open": "fmjd", "FIDE Open": "dutch"}
+
+
+def test_the_downtime_credit_is_on_by_default_and_the_organizer_turns_it_off(client, org):
+    """Issue 16: time the system could not take moves is not charged, the arbiters' policy
+    and the default; the settings form shows it and changes it."""
+    page = client.get(reverse("events:create")).content.decode()
+    box = re.search(r'<input type="checkbox" name="downtime_credit"[^>]*>', page)
+    assert box and "checked" in box.group()
+    assert "Credit the clocks with time the system was down" in page
+    client.post(reverse("events:create"), settings_post(downtime_credit="on"))
+    event = Event.objects.get()
+    assert event.downtime_credit
+    url = reverse("events:settings", args=[event.slug])
+    assert client.post(url, settings_post()).status_code == 302  # the box left unticked
+    event.refresh_from_db()
+    assert not event.downtime_credit
+    page = client.get(url).content.decode()
+    box = re.search(r'<input type="checkbox" name="downtime_credit"[^>]*>', page)
+    assert box and "checked" not in box.group()
+    trail = event.audit_entries.filter(action="event.update").first()
+    assert trail.new == {"downtime_credit": False}

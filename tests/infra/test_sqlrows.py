@@ -166,3 +166,52 @@ def test_the_statements_every_move_runs_are_prepared_once_per_connection(setup, 
     assert any(sql.startswith("WITH w0 AS (UPDATE") for sql in before), before
     services.submit_move(setup.game.pk, ply=4, move="14x23", request_id="4", by=setup.black)
     assert prepared() == before
+
+
+# --- bulk_insert: an import's thousands of rows ------------------------------------------------
+
+
+def _event(org_name="bulk-org"):
+    from tests.accounts.builders import make_user
+    from tests.events.builders import make_event
+
+    return make_event(make_user(org_name, organizer=True), name="Bulk Open")
+
+
+def test_bulk_insert_returns_what_the_orm_reads_back_in_the_order_given():
+    from arbiter.events.models import Entry, Player
+
+    event = _event()
+    players = sqlrows.bulk_insert(
+        Player,
+        [{"surname": f"P{i}", "fmjd_id": str(9000 + i), "rating": i or None} for i in range(1200)],
+        returning=True,
+    )
+    assert [p.surname for p in players] == [f"P{i}" for i in range(1200)]
+    for made in (players[0], players[1], players[-1]):
+        assert _fields(made) == _fields(Player.objects.get(pk=made.pk))  # created_at: now
+    entries = sqlrows.bulk_insert(
+        Entry,
+        [{"event": event, "player": p, "pairing_number": i + 1} for i, p in enumerate(players)],
+        returning=True,
+    )
+    stored = Entry.objects.get(pk=entries[7].pk)
+    assert _fields(entries[7]) == _fields(stored)  # status, absent_rounds: their defaults
+    assert entries[7].player is players[7] and entries[7].event is event  # no query to read them
+    entries[0].absent_rounds.append(3)  # a default list is each instance's own
+    assert entries[1].absent_rounds == []
+
+
+def test_bulk_insert_without_returning_writes_every_row_and_a_bad_one_writes_none():
+    from arbiter.events.models import AuditEntry, Player
+
+    event = _event()
+    rows = [{"event_id": event.pk, "action": "x", "new": {"i": i}} for i in range(300)]
+    assert sqlrows.bulk_insert(AuditEntry, rows) is None
+    assert sorted(a.new["i"] for a in AuditEntry.objects.filter(action="x")) == list(range(300))
+    sqlrows.bulk_insert(Player, [{"surname": "Known", "fmjd_id": "77"}])
+    with pytest.raises(IntegrityError), transaction.atomic():  # the FMJD id is unique
+        sqlrows.bulk_insert(
+            Player, [{"surname": "A", "fmjd_id": "78"}, {"surname": "B", "fmjd_id": "77"}]
+        )
+    assert not Player.objects.filter(surname__in=["A", "B"]).exists()

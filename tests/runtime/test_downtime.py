@@ -117,6 +117,91 @@ def test_a_paused_clock_is_not_credited(running, setup, clock_at, t0):
     assert "0 running clock(s) credited" in SystemEvent.objects.get().message
 
 
+def test_an_event_that_does_not_credit_downtime_is_charged_the_outage_and_its_log_says_so(
+    setup, clock_at, t0
+):
+    """The arbiter's policy, per event (Event.downtime_credit, on by default): off, its
+    running clocks are charged the outage; the other events' clocks are still credited."""
+    from tests.games.builders import make_event
+
+    strict = make_event(time_control="300", arbiter=setup.arbiter, downtime_credit=False)
+    charged = make_game(strict)
+    clock_at(t0)
+    services.start_clocks(setup.game, by=setup.arbiter)
+    services.start_clocks(charged, by=setup.arbiter)
+    clock_at(t0 + 10 * S)
+    downtime.beat()
+    clock_at(t0 + 40 * S)
+    assert downtime.beat() == 30_000
+    assert deadline(setup.game) == t0 + 330 * S  # credited: the default
+    assert deadline(charged) == t0 + 300 * S  # charged: the event's policy
+    line = ClockLog.objects.get(action="adjust", clock__game=charged)
+    assert (line.side, line.delta_ms, line.before, line.after) == (
+        "white",
+        0,
+        line.before,
+        line.before,
+    )
+    assert line.reason.endswith("30000 ms charged (the event's policy)")
+    assert ClockLog.objects.get(action="adjust", clock__game=setup.game).delta_ms == 30_000
+    message = SystemEvent.objects.get(kind="downtime").message
+    assert "1 running clock(s) credited" in message
+    assert f"1 charged, their events not crediting downtime (games {charged.pk})" in message
+    # charged: its flag falls at t0+300 s as if the system had run
+    clock_at(t0 + 300 * S)
+    Heartbeat.objects.update(at=t0 + 300 * S)
+    assert services.check_flags_due() == 1
+    assert Game.objects.get(pk=charged.pk).termination == "flag"
+    assert Game.objects.get(pk=setup.game.pk).status == "running"
+
+
+def test_a_late_beat_while_moves_are_taken_credits_nothing(running, setup, clock_at, t0):
+    """Under heavy load every web process's beat may come more than the threshold late
+    while moves are still accepted: the system was up, no time is given back."""
+    clock_at(t0 + 10 * S)
+    downtime.beat()
+    moves = ["32-28", "19-23", "28x19", "14x23"]
+    for ply, (at, move) in enumerate(zip((11, 12.5, 14, 15.5), moves, strict=True), start=1):
+        clock_at(t0 + timedelta(seconds=at))
+        player = setup.white if ply % 2 else setup.black
+        services.submit_move(running.pk, ply=ply, move=move, request_id=f"m{ply}", by=player)
+    before = deadline(running)
+    clock_at(t0 + 16 * S)  # the next beat, 6 s after the last: 0.5 s after the last move
+    assert downtime.beat() is None
+    assert deadline(running) == before
+    assert not ClockLog.objects.filter(action="adjust").exists()
+    assert not SystemEvent.objects.filter(kind="downtime").exists()
+    assert Heartbeat.objects.get(pk=1).at == t0 + 16 * S
+    assert not downtime.flags_on_hold()
+
+
+def test_moves_until_a_crash_are_charged_and_the_time_after_the_last_is_credited(
+    running, setup, clock_at, t0
+):
+    clock_at(t0 + 10 * S)
+    downtime.beat()
+    clock_at(t0 + 12 * S)
+    services.submit_move(running.pk, ply=1, move="32-28", request_id="m1", by=setup.white)
+    clock_at(t0 + 40 * S)  # the system stopped after that move; back 28 s later
+    assert downtime.beat() == 28_000
+    line = ClockLog.objects.get(action="adjust")
+    assert (line.side, line.delta_ms) == ("black", 28_000)
+    assert "system down from 2026-11-30T14:00:12+00:00" in line.reason
+    assert "down from 14:00:12 to 14:00:40 UTC (28.0 s)" in SystemEvent.objects.get().message
+
+
+def test_an_arbiters_clock_action_is_a_sign_of_life_too(running, setup, clock_at, t0):
+    clock_at(t0 + 10 * S)
+    downtime.beat()
+    clock_at(t0 + 13 * S)
+    services.pause_clocks(running, by=setup.arbiter)
+    clock_at(t0 + 14 * S)
+    services.resume_clocks(running, by=setup.arbiter)
+    clock_at(t0 + 15 * S)
+    assert downtime.beat() is None  # 5 s since the beat, 1 s since the arbiter's action
+    assert not ClockLog.objects.filter(action="adjust").exists()
+
+
 @pytest.mark.parametrize("setting", ["DOWNTIME_CREDIT", "HEARTBEAT"])
 def test_with_the_setting_off_nothing_is_credited_and_no_flag_is_held(
     running, clock_at, t0, settings, setting

@@ -11,6 +11,7 @@ from arbiter.events.models import AuditEntry, Entry, Event, Player, Round
 from arbiter.events.services.audit import log
 from arbiter.events.services.events import sync_round_robin_rounds
 from arbiter.events.services.players import create_player, update_player
+from arbiter.infra import sqlrows
 from arbiter.messages import Problem
 
 S = Event.System
@@ -44,7 +45,8 @@ def add_entry(event: Event, player: Player, *, by) -> Entry:
 def add_entries(event: Event, players: list[Player], *, by) -> list[Entry]:
     """Enter `players` in `event`, in this order, with the next pairing numbers (add_entry's
     rules). The checks run once and the entries and their audit lines are written in two
-    statements: an import of 500 players took ten queries each (15 s)."""
+    statements (sqlrows.bulk_insert): an import of 500 players took ten queries each (15 s),
+    and 5000 through bulk_create() still took a second."""
     permissions.require_arbiter(by, event)
     players = list(players)
     with transaction.atomic():
@@ -61,32 +63,34 @@ def add_entries(event: Event, players: list[Player], *, by) -> list[Entry]:
                 raise Conflict("entry.already_entered", player=player, event=event)
             seen.add(player.pk)
         first = (event.entries.aggregate(n=Max("pairing_number"))["n"] or 0) + 1
-        entries = Entry.objects.bulk_create(
+        entries = sqlrows.bulk_insert(
+            Entry,
             [
-                Entry(event=event, player=player, pairing_number=first + i)
+                {"event": event, "player": player, "pairing_number": first + i}
                 for i, player in enumerate(players)
-            ]
+            ],
+            returning=True,
         )
         _sync_rounds(event)
-        AuditEntry.objects.bulk_create(
+        user_id = by.pk if getattr(by, "is_authenticated", False) else None
+        sqlrows.bulk_insert(
+            AuditEntry,
             [
-                AuditEntry(
-                    event=event,
-                    user=by if getattr(by, "is_authenticated", False) else None,
-                    action="entry.add",
-                    target=str(entry.player)[:200],
-                    new={
+                {
+                    "event_id": event.pk,
+                    "user_id": user_id,
+                    "action": "entry.add",
+                    "target": str(entry.player)[:200],
+                    "new": {
                         "player_id": entry.player_id,
                         "pairing_number": entry.pairing_number,
                         "late": bool(paired),
                         "first_round": paired + 1,
                     },
-                )
+                }
                 for entry in entries
-            ]
+            ],
         )
-    for entry in entries:
-        entry.event = event
     return entries
 
 

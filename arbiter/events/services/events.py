@@ -36,6 +36,7 @@ EDITABLE = {
     "late_arrival_minutes",
     "tablet_moves_required",
     "lag_quota_ms",
+    "downtime_credit",
     "pairing_seed",
     "pairing_system",
     "numbering",
@@ -139,15 +140,11 @@ def _clean(field: str, value):  # noqa: C901 - one branch per field of an event
         return validation.validate_choice(field, value, Event.PairingSystem.choices)
     if field == "status":
         return validation.validate_choice(field, value, Event.Status.choices)
-    if field == "tablet_moves_required":
-        if not isinstance(value, bool):
-            raise Invalid("event.bad_boolean", field=field, value=value, details={"field": field})
-        return value
     if field == "lag_quota_ms":
         return validation.validate_lag_quota(value)
-    if field == "published":
+    if field in {"published", "downtime_credit", "tablet_moves_required"}:
         if not isinstance(value, bool):
-            raise Invalid("event.published_not_boolean", details={"field": field})
+            raise Invalid("event.not_boolean", field=field, details={"field": field})
         return value
     if field in {"start_date", "end_date"}:
         if value is None or isinstance(value, dt.date):
