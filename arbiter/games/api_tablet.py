@@ -10,12 +10,13 @@ from ninja import Field, Router, Schema
 from ninja.decorators import decorate_view
 from ninja.responses import Status
 
-from arbiter.accounts import devices, throttle
+from arbiter.accounts import devices
 from arbiter.accounts.auth import API_AUTH, TokenAuth
 from arbiter.errors import Forbidden, NotFound
 from arbiter.games import selectors
 from arbiter.games.models import Game
 from arbiter.games.services import presses
+from arbiter.infra.clientaddr import client_address
 from arbiter.infra.gate import db_gate
 from arbiter.validation import Id, Text
 
@@ -89,7 +90,7 @@ class _Anyone:
 def bind(request, payload: CodeIn):
     """The tablet gives its one-time code (short or from the link) and gets its device token.
     A wrong code counts as a failed login of the address (429 past the limit)."""
-    token, secret = devices.redeem(payload.code, address=throttle.client_address(request))
+    token, secret = devices.redeem(payload.code, address=client_address(request))
     return Status(
         201,
         {
