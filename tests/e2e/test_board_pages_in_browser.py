@@ -6,7 +6,6 @@ Skipped where no Chromium is installed. Set ARBITER_SCREENSHOT_DIR to keep the s
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from pathlib import Path
@@ -37,20 +36,6 @@ def seconds(text: str) -> float:
     for part in text.split(":"):
         total = total * 60 + float(part)
     return total
-
-
-@pytest.fixture
-def browser():
-    b = Browser(CHROMIUM, free_port())
-    yield b
-    b.close()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("ARBITER_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.fixture

@@ -11,18 +11,14 @@ checked by axe-core (no serious violation) when axe-core can be had (tests/e2e/a
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from arbiter.events.models import Event, Round
 from arbiter.games.models import Game
-from arbiter.runtime.localservices import free_port
 
 from ..accounts.builders import make_user
-from .axe import axe_source, serious_violations
-from .cdp import Browser, find_chromium
+from .axe import serious_violations
+from .cdp import find_chromium
 
 CHROMIUM = find_chromium()
 pytestmark = [
@@ -36,25 +32,6 @@ Georgiev,Alexander,RUS,2390,GMI
 Schwarzman,Alexei,RUS,2350,GMI
 Ndjofang,Jean Marc,CMR,2300,GMI
 """
-
-
-@pytest.fixture
-def browser():
-    b = Browser(CHROMIUM, free_port())
-    yield b
-    b.close()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("ARBITER_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture(scope="session")
-def axe():
-    return axe_source()
 
 
 class User:

@@ -8,12 +8,11 @@ import pytest
 from arbiter.events.models import Round
 from arbiter.games import selectors, services
 from arbiter.games.models import EndingRules, Game
-from arbiter.runtime.localservices import free_port
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
 from tests.rules.test_game import quiet_step
 
-from .cdp import Browser, find_chromium
+from .cdp import find_chromium
 from .test_board_pages_in_browser import login
 
 CHROMIUM = find_chromium()
@@ -21,13 +20,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt install chromium)"),
 ]
-
-
-@pytest.fixture
-def phone():
-    b = Browser(CHROMIUM, free_port(), width=390, height=844)
-    yield b
-    b.close()
 
 
 @pytest.fixture

@@ -8,21 +8,16 @@ axe-core when it can be had, as in test_desk_in_browser.py.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from arbiter.events.models import AuditEntry, Entry
 from arbiter.games import confirmation_selectors as read
 from arbiter.games import services
 from arbiter.games.services.confirmation import confirm_result
-from arbiter.runtime.localservices import free_port
 
 from ..accounts.builders import make_user
 from ..games.builders import make_event, make_game, make_player
-from .axe import axe_source
-from .cdp import Browser, find_chromium
+from .cdp import find_chromium
 from .test_desk_in_browser import User, login
 
 CHROMIUM = find_chromium()
@@ -30,25 +25,6 @@ pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt install chromium)"),
 ]
-
-
-@pytest.fixture
-def browser():
-    b = Browser(CHROMIUM, free_port())
-    yield b
-    b.close()
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("ARBITER_SCREENSHOT_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture(scope="session")
-def axe():
-    return axe_source()
 
 
 def test_fmjd_10_2_a_player_confirms_on_their_page_and_the_arbiter_accepts_all(

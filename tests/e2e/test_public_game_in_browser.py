@@ -8,34 +8,18 @@ import pytest
 
 from arbiter.events.models import Round
 from arbiter.games.services import set_result
-from arbiter.runtime.localservices import free_port
 from tests.accounts.builders import make_user
 from tests.games.builders import make_event, make_game, make_player
 from tests.rules.test_notation_sheet import played_game
 
 from ..games.pdn_builders import played
-from .cdp import Browser, find_chromium
+from .cdp import find_chromium
 
 CHROMIUM = find_chromium()
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None, reason="no Chromium installed (apt install chromium)"),
 ]
-
-
-@pytest.fixture
-def phone():
-    b = Browser(CHROMIUM, free_port(), width=390, height=844)
-    # A phone's screen, whatever the smallest window the headless browser allows.
-    b.call(
-        "Emulation.setDeviceMetricsOverride",
-        width=390,
-        height=844,
-        deviceScaleFactor=2,
-        mobile=True,
-    )
-    yield b
-    b.close()
 
 
 def test_public_game_page_at_390_px_steps_through_the_moves(phone, live_server, transactional_db):

@@ -21,7 +21,6 @@ from tests.accounts.builders import make_user
 
 from ..games.builders import make_event, make_game, make_player
 from .cdp import Browser, find_chromium
-from .test_board_pages_in_browser import shots  # noqa: F401 - a fixture
 
 CHROMIUM = find_chromium()
 pytestmark = [
@@ -33,13 +32,6 @@ pytestmark = [
 @pytest.fixture
 def tablet():
     b = Browser(CHROMIUM, free_port(), width=768, height=1024)
-    yield b
-    b.close()
-
-
-@pytest.fixture
-def phone():
-    b = Browser(CHROMIUM, free_port(), width=390, height=844)
     yield b
     b.close()
 
@@ -98,7 +90,7 @@ def test_a_bound_tablet_plays_moves_refuses_an_illegal_tap_and_draws_by_agreemen
     tablet,
     live_server,
     transactional_db,
-    shots,  # noqa: F811
+    shots,
 ):
     game, arbiter = board_game()
     bind(tablet, live_server, game, arbiter)
@@ -168,7 +160,7 @@ def test_the_flag_shows_without_reload_and_the_page_fits_a_phone(
     phone,
     live_server,
     transactional_db,
-    shots,  # noqa: F811
+    shots,
 ):
     game, arbiter = board_game(time_control="4")  # four seconds each
     bind(phone, live_server, game, arbiter)
