@@ -18,17 +18,6 @@
   var flipped = false;
   var pendingMove = null; // {text, requestId}: retried with the same id after a network error
 
-  function requestId() {
-    // crypto.randomUUID needs a secure context; a club's LAN is often plain http.
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return Array.prototype.map
-      .call(bytes, function (b) {
-        return (b < 16 ? "0" : "") + b.toString(16);
-      })
-      .join("");
-  }
-
   function show(kind, text, moves) {
     var box = $("message");
     box.className = "message " + kind;
@@ -194,7 +183,7 @@
   $("claim").addEventListener("click", function () {
     var article = $("claim-article").value;
     var side = $("act-side").value;
-    var body = { article: article, request_id: requestId(), side: side };
+    var body = { article: article, request_id: C.requestId(), side: side };
     post(actUrl("claims"), body).then(function (res) {
       answered(res, "Claim " + article + " by " + side + " stored: it is being decided");
       if (res.ok) setTimeout(refreshActs, 500);
@@ -340,7 +329,7 @@
   function submitMove(text) {
     if (!state) return;
     if (!pendingMove || pendingMove.text !== text || pendingMove.ply !== state.ply + 1) {
-      pendingMove = { text: text, ply: state.ply + 1, requestId: requestId() };
+      pendingMove = { text: text, ply: state.ply + 1, requestId: C.requestId() };
     }
     var attempt = pendingMove;
     post(root.dataset.movesUrl, { ply: attempt.ply, move: text, request_id: attempt.requestId })

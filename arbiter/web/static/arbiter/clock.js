@@ -179,7 +179,21 @@
     return n + (n === 1 ? " move" : " moves");
   }
 
+  /* An id for a request that may be sent again (a move, a press, a claim): the server
+     applies it once. */
+  function requestId() {
+    // crypto.randomUUID needs a secure context; a club's LAN is often plain http.
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map
+      .call(bytes, function (b) {
+        return (b < 16 ? "0" : "") + b.toString(16);
+      })
+      .join("");
+  }
+
   window.ArbiterClock = {
+    requestId: requestId,
     movesText: movesText,
     ServerTime: ServerTime,
     drawRuleWords: drawRuleWords,

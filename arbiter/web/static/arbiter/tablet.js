@@ -25,17 +25,6 @@
     }
   }
 
-  function requestId() {
-    // crypto.randomUUID needs a secure context; a hall's network is often plain http.
-    var bytes = new Uint8Array(16);
-    crypto.getRandomValues(bytes);
-    return Array.prototype.map
-      .call(bytes, function (b) {
-        return (b < 16 ? "0" : "") + b.toString(16);
-      })
-      .join("");
-  }
-
   var OTHER = { white: "black", black: "white" };
   var NAME = { white: "White", black: "Black" };
 
@@ -316,7 +305,7 @@
       if (side !== running) return say("conflict", "It is " + NAME[running] + "'s clock that runs: " + NAME[running] + " presses.");
       if (movesRequired && !chosen) return say("invalid", "Tap your piece and its square on the diagram first, then press.");
       var now = performance.now();
-      var body = { request_id: requestId() };
+      var body = { request_id: C.requestId() };
       if (turnStart && turnStart.side === side) body.thinking_ms = Math.max(0, Math.round(now - turnStart.at));
       var url;
       if (movesRequired) {
@@ -476,7 +465,7 @@
           var article = $("claim-article").value;
           var what = article === "flag" ? "the opponent's flag" : "a draw under FMJD " + article;
           ask(NAME[claimant] + " claims " + what + ". The arbiter's system decides at once. Sure?", function () {
-            act("claims", { side: claimant, article: article, request_id: requestId() }, function () {
+            act("claims", { side: claimant, article: article, request_id: C.requestId() }, function () {
               return NAME[claimant] + "'s claim is being decided…";
             });
           });
