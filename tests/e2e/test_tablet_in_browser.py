@@ -1,6 +1,7 @@
 """The board's tablet in a real (headless) Chromium against a live server: bound with the
 link's one-time code, moves tapped on the diagram and pressed, an illegal tap refused there,
-a draw offered and accepted, a flag shown without reload, and a press made while the network
+a draw offered and accepted, presses alone where the event takes the moves from the sheets, a
+claim refused with its explanation, a resignation, a flag shown without reload, and a press made while the network
 was down sent again once it is back and applied once.
 
 Skipped where no Chromium is installed; ARBITER_SCREENSHOT_DIR keeps the screenshots.
@@ -79,6 +80,15 @@ def play(browser, game, ply: int, move: str, side: str) -> None:
     browser.js(f"document.querySelector('[data-press=\"{side}\"]').click(); true")
     browser.wait_for(f"document.getElementById('last-move').textContent.includes('{move}')")
     assert Game.objects.get(pk=game.pk).ply == ply
+
+
+def stored_running(game, side: str, timeout: float = 10) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while Game.objects.get(pk=game.pk).clock.running != side:
+        assert time.monotonic() < deadline, f"{side}'s clock is not running on the server"
+        time.sleep(0.1)
 
 
 def confirm(browser) -> None:
@@ -215,3 +225,43 @@ def test_a_press_while_the_network_is_down_is_sent_again_and_applied_once(
     moves = list(Move.objects.filter(game=game))
     assert len(moves) == 1 and moves[0].notation == "32-28"
     assert Game.objects.get(pk=game.pk).clock.running == "black"
+
+
+def test_presses_alone_then_a_refused_claim_and_a_resignation_on_the_tablet(
+    tablet, live_server, transactional_db, settings, shots
+):
+    # An event that takes the moves from the notation sheets: a press only charges the clock.
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # the claim's decision, as the worker makes it
+    game, arbiter = board_game()
+    type(game.round.event).objects.filter(pk=game.round.event_id).update(
+        tablet_moves_required=False
+    )
+    bind(tablet, live_server, game, arbiter)
+    services.start_clocks(game, by=arbiter, reason="round starts")
+    running(tablet, "white")
+    tablet.js("document.querySelector('[data-press=\"white\"]').click(); true")
+    running(tablet, "black")
+    # the answer is back (no press "sending…"): the next press may go
+    tablet.wait_for(
+        "document.querySelector('.pc-face[data-side=\"black\"] .pc-hint').textContent"
+        " === 'press here after your move'"
+    )
+    tablet.js("document.querySelector('[data-press=\"black\"]').click(); true")
+    running(tablet, "white")
+    stored_running(game, "white")
+    game.refresh_from_db()
+    assert game.clock.running == "white" and not Move.objects.filter(game=game).exists()
+    # FMJD 6.1: White claims a third repetition that has not happened: refused, in words.
+    tablet.js("document.getElementById('claim-side').value = 'white'; true")
+    tablet.js("document.getElementById('claim-article').value = '6.1'; true")
+    tablet.js("document.querySelector('[data-act=\"claim\"]').click(); true")
+    confirm(tablet)
+    tablet.wait_for("document.getElementById('message').textContent.includes('is refused')")
+    assert game.claims.get().status == "refused"
+    # FMJD 7.2.1: Black resigns on the tablet; the game ends 2-0 at once.
+    tablet.js('document.querySelector(\'[data-act="resign"][data-side="black"]\').click(); true')
+    confirm(tablet)
+    tablet.wait_for("document.getElementById('banner').textContent.includes('2-0')")
+    game.refresh_from_db()
+    assert (game.result, game.termination) == ("2-0", "resigned")
+    tablet.screenshot(shots / "tablet-resigned-768x1024.png")

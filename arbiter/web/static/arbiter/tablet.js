@@ -432,6 +432,31 @@
         });
     }
 
+    /* A claim is decided by the server's worker within a second or so: the tablet asks until
+       the decision is there and shows it with its explanation (FMJD 6.1-6.4, the flag). */
+    function claimText(claim, claimant) {
+      return NAME[claimant] + "'s claim (" + (claim.article === "flag" ? "the flag" : "FMJD " + claim.article) + ") " +
+        (claim.status === "granted" ? "is granted" : "is refused") + (claim.explanation ? ": " + claim.explanation : ".");
+    }
+
+    function followClaim(id, claimant, tries) {
+      setTimeout(function () {
+        fetch(api + "/claims/" + id, { headers: headers, cache: "no-store", credentials: "same-origin" })
+          .then(function (res) { return res.ok ? res.json() : null; })
+          .then(function (claim) {
+            if (claim && claim.status !== "pending") {
+              say(claim.status === "granted" ? "done" : "conflict", claimText(claim, claimant));
+              poller.refresh();
+            }
+            else if (tries < 30) followClaim(id, claimant, tries + 1);
+            else say("conflict", NAME[claimant] + "'s claim is not decided yet: the arbiter sees it waiting.");
+          })
+          .catch(function () {
+            if (tries < 30) followClaim(id, claimant, tries + 1);
+          });
+      }, 1000);
+    }
+
     root.querySelectorAll("[data-act]").forEach(function (b) {
       b.addEventListener("click", function () {
         if (!state) return;
@@ -465,7 +490,9 @@
           var article = $("claim-article").value;
           var what = article === "flag" ? "the opponent's flag" : "a draw under FMJD " + article;
           ask(NAME[claimant] + " claims " + what + ". The arbiter's system decides at once. Sure?", function () {
-            act("claims", { side: claimant, article: article, request_id: C.requestId() }, function () {
+            act("claims", { side: claimant, article: article, request_id: C.requestId() }, function (answer) {
+              if (answer && answer.status && answer.status !== "pending") return claimText(answer, claimant);
+              if (answer && answer.id) followClaim(answer.id, claimant, 0);
               return NAME[claimant] + "'s claim is being decided…";
             });
           });
