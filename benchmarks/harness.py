@@ -2,7 +2,7 @@
 
 Benchmarks run from the repository root (`python benchmarks/<name>.py ...`). They never touch
 the database of DATABASE_URL itself: on PostgreSQL they create (and drop) a database named
-bench_<name> on the same server; on SQLite they use a temporary file.
+bench_<name>_<DATABASE_URL's database> on the same server; on SQLite they use a temporary file.
 """
 
 from __future__ import annotations
@@ -66,6 +66,11 @@ def fresh_database(kind: str, name: str) -> Database:
         if not base.startswith("postgres"):
             raise SystemExit("--db postgres needs DATABASE_URL=postgres://... (the server to use)")
         parts = urlsplit(base)
+        # Named after DATABASE_URL's database too: checkouts sharing a server (each with a
+        # database of its own) never drop each other's benchmark database mid-run.
+        own = parts.path.strip("/")
+        if own and own != "postgres":
+            name = f"{name}_{own}"
         admin = urlunsplit(parts._replace(path="/postgres", scheme="postgresql"))
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
