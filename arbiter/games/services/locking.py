@@ -80,14 +80,20 @@ def lock_game(game_id: int, *, by=None) -> Game:
     return games[0]
 
 
-def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> list[Game]:
+def lock_games(
+    game_ids: list[int], *, skip_locked: bool = False, limit: int | None = None, by=None
+) -> list[Game]:
     """Several games locked at once, in id order (see lock_game). `skip_locked`: on
-    PostgreSQL, leave out the games another transaction holds instead of waiting."""
+    PostgreSQL, leave out the games another transaction holds instead of waiting. `limit`:
+    lock at most that many (the first in id order; with `skip_locked`, the first free ones,
+    so that two callers given the same ids lock different games)."""
     by_id = by.pk if getattr(by, "is_authenticated", False) else None
     ids = sorted({int(i) for i in game_ids})
     if not ids:
         return []
     sql = _LOCK_SQL.format(ids=", ".join(["%s"] * len(ids))) + " ORDER BY g.id"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
     conn = sqlrows.db()
     features = conn.features
     if features.has_select_for_update_of:
