@@ -26,6 +26,16 @@ _EXTRAS = (
     ("e.time_control", Event, "time_control"),
     ("e.published", Event, "published"),
     ("e.late_arrival_minutes", Event, "late_arrival_minutes"),
+    # The round's first clock start, only while a player of this game has not arrived (the
+    # late-arrival check, services/arrival.py, needs it then): no statement of its own on
+    # a player's first moves, nothing computed once both are there.
+    (
+        "CASE WHEN g.white_arrived_at IS NULL OR g.black_arrived_at IS NULL THEN"
+        f" (SELECT MIN(o.started_at) FROM {Game._meta.db_table} o"
+        "  WHERE o.round_id = g.round_id AND o.started_at IS NOT NULL) END",
+        Game,
+        "started_at",
+    ),
     ("wp.surname", Player, "surname"),
     ("wp.given_name", Player, "given_name"),
     ("wp.user_id", Player, "user"),
@@ -130,7 +140,12 @@ def lock_games(
 
 def _attach_related(game: Game, extras: list, by_arbiter: bool, rounds: dict, by_id, conn) -> None:
     (number, status, start, event_id, name, organizer_id, flag_policy, time_control,
-     published, late_minutes, *players) = extras  # fmt: skip
+     published, late_minutes, first_start, *players) = extras  # fmt: skip
+    if game.white_arrived_at is None or game.black_arrived_at is None:
+        # The subquery read the snapshot of the lock's statement: a start committed while it
+        # waited for the lock is missing there, but the locked row itself is the latest.
+        starts = [t for t in (first_start, game.started_at) if t is not None]
+        game.round_first_start = min(starts, default=None)
     rnd = rounds.get(game.round_id)
     if rnd is None:  # games of one round share their round and event objects
         event = _attached(
