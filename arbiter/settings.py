@@ -144,10 +144,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         "max_size": int(os.environ.get("DB_POOL_MAX", "20")),
         "timeout": 10,
     }
-    # A pooled connection is checked before each use (Django passes the pool
-    # ConnectionPool.check_connection): one the server dropped (a restart, a failover, a cut
-    # network) is replaced instead of failing the request that gets it.
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A pooled connection is checked before use when it sat idle a second or more (the
+    # backend arbiter.infra.postgresql: psycopg's check, not before every request): one the
+    # server dropped (a restart, a failover, a cut network) is replaced instead of failing
+    # the request that gets it.
+    DATABASES["default"]["ENGINE"] = "arbiter.infra.postgresql"
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
     # sqlrows.cursor() prepares the few statements every move runs (Django's own cursors bind
     # on the client and never prepare). Django turns preparing off for all connections, for
     # poolers that cannot keep prepared statements: DB_PREPARE=0 does the same here (e.g.

@@ -29,9 +29,10 @@ def _record_claim_commits(**_):
     client = _redis()
 
     def decide_locked(game, claim, now):
-        original(game, claim, now)
+        ending = original(game, claim, now)
         claim_id = claim.pk
         transaction.on_commit(lambda: client.hset(CLAIM_KEY, claim_id, time.time()))
+        return ending
 
     claims._decide_locked = decide_locked
     original_task = claims.decide_claim

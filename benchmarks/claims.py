@@ -91,16 +91,19 @@ def make_games(n: int) -> tuple[list[int], object]:
     return [g.pk for g in Game.objects.filter(round=rnd).order_by("board")], user
 
 
-def claim(game_id: int, user, requested: dict, bare) -> None:
+def claim(game_id: int, user, requested: dict, bare, answered: dict) -> None:
     from arbiter.games.services import claims
 
     t = time.time()
     made = claims.make_claim(game_id, article="6.4", request_id=f"b{game_id}", by=user)
     requested[made["id"]] = t
+    answered[made["id"]] = time.time()  # the request's answer: stored, its task queued
     bare.apply_async((f"b{game_id}", time.time()), queue="clock")
 
 
-def collect(name: str, requested: dict, client, n: int, timeout: float = 30) -> None:
+def collect(
+    name: str, requested: dict, client, n: int, answered: dict, timeout: float = 30
+) -> None:
     from arbiter.games.models import Claim
     from benchmarks.claim_worker import CLAIM_KEY, TASK_KEY
     from benchmarks.flag_worker import BARE_KEY
@@ -113,8 +116,15 @@ def collect(name: str, requested: dict, client, n: int, timeout: float = 30) -> 
     bare = [float(v) for v in client.hgetall(BARE_KEY).values()]
     task = [float(v) for v in client.hgetall(TASK_KEY).values()]
     granted = Claim.objects.filter(pk__in=list(requested), status="granted").count()
+    made = [(answered[c] - t) * 1000 for c, t in requested.items()]
     print(f"  {name}:", flush=True)
     print(f"    claim (request -> decision committed): {summary_ms(late)}", flush=True)
+    print(
+        f"    request alone (stored, task queued):   {summary_ms(made)}; the last answered "
+        f"{(max(answered.values()) - min(requested.values())) * 1000:.0f} ms after the first "
+        "request",
+        flush=True,
+    )
     print(f"    bare task (queued -> starts):          {summary_ms(bare)}", flush=True)
     print(f"    decision task alone (worker):          {summary_ms(task)}", flush=True)
     if late and bare:
@@ -173,22 +183,23 @@ def main() -> int:
         rng = random.Random(11)
         at = sorted(rng.uniform(0, args.spread) for _ in ids)
         requested: dict = {}
+        answered: dict = {}
         start = time.monotonic()
         for game_id, offset in zip(ids, at, strict=True):
             time.sleep(max(0.0, start + offset - time.monotonic()))
-            claim(game_id, user, requested, bare_eta)
-        collect(f"random times over {args.spread:.0f} s", requested, client, len(ids))
+            claim(game_id, user, requested, bare_eta, answered)
+        collect(f"random times over {args.spread:.0f} s", requested, client, len(ids), answered)
 
         client.delete(CLAIM_KEY, BARE_KEY, TASK_KEY)
         ids, user = make_games(args.claims)
-        requested = {}
+        requested, answered = {}, {}
         chunks = [ids[i :: args.threads] for i in range(args.threads)]
         barrier = threading.Barrier(args.threads)
 
         def run(chunk):
             barrier.wait()
             for game_id in chunk:
-                claim(game_id, user, requested, bare_eta)
+                claim(game_id, user, requested, bare_eta, answered)
             connection.close()
 
         threads = [threading.Thread(target=run, args=(c,)) for c in chunks]
@@ -196,7 +207,13 @@ def main() -> int:
             t.start()
         for t in threads:
             t.join()
-        collect(f"burst of {args.claims} from {args.threads} threads", requested, client, len(ids))
+        collect(
+            f"burst of {args.claims} from {args.threads} threads",
+            requested,
+            client,
+            len(ids),
+            answered,
+        )
     finally:
         worker.stop()
         client.delete("clock", "unacked", "unacked_index", CLAIM_KEY, BARE_KEY, TASK_KEY)

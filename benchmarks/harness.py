@@ -2,7 +2,7 @@
 
 Benchmarks run from the repository root (`python benchmarks/<name>.py ...`). They never touch
 the database of DATABASE_URL itself: on PostgreSQL they create (and drop) a database named
-bench_<name> on the same server; on SQLite they use a temporary file.
+bench_<name>_<DATABASE_URL's database> on the same server; on SQLite they use a temporary file.
 """
 
 from __future__ import annotations
@@ -42,6 +42,45 @@ def summary_ms(values: list[float]) -> str:
     )
 
 
+def session_pids(sid: int) -> list[int]:
+    """The processes of session `sid` (a Process's server and its children, e.g. uvicorn's
+    workers); Linux only, else []."""
+    pids = []
+    for entry in Path("/proc").iterdir() if Path("/proc/self/stat").exists() else ():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == sid:  # fields after the name: state, ppid, pgrp, session
+                pids.append(int(entry.name))
+    return pids
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time (user + system) used so far by `pids` (Linux /proc; gone ones count 0)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
+def database_pids(name: str) -> list[int]:
+    """The PostgreSQL backends connected to the database `name` (from this process's view)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s", [name])
+        return [pid for (pid,) in cursor.fetchall()]
+
+
 @dataclass
 class Database:
     url: str
@@ -67,6 +106,11 @@ def fresh_database(kind: str, name: str, root: Path = ROOT) -> Database:
         if not base.startswith("postgres"):
             raise SystemExit("--db postgres needs DATABASE_URL=postgres://... (the server to use)")
         parts = urlsplit(base)
+        # Named after DATABASE_URL's database too: checkouts sharing a server (each with a
+        # database of its own) never drop each other's benchmark database mid-run.
+        own = parts.path.strip("/")
+        if own and own != "postgres":
+            name = f"{name}_{own}"
         admin = urlunsplit(parts._replace(path="/postgres", scheme="postgresql"))
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -12,7 +12,9 @@ A game cannot send ply n+1 before ply n is answered, so a slow answer delays tha
 next send (closed loop per game). Before measuring, --warmup seconds of paced load on other
 games open the server's connections and prepare its statements, as on a server that has run a
 while. --tc 300+3 measures blitz, where every move also queues its flag task.
-BENCH_TIMELINE=1 prints latency per second of each phase.
+BENCH_TIMELINE=1 prints latency per second of each phase. Each phase also reports the CPU time
+per accepted move of the server's processes (web) and of the database's backends (db): on a
+shared machine the latency follows the load of others, the CPU a move costs much less.
 """
 
 from __future__ import annotations
@@ -33,9 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.harness import (
     HttpConnection,
     Process,
+    cpu_seconds,
+    database_pids,
     fresh_database,
     percentile,
     redis_url,
+    session_pids,
     setup_django,
     summary_ms,
 )
@@ -165,6 +170,9 @@ def main() -> int:
     db = fresh_database(args.db, "bench_move_entry")
     broker, redis_server = redis_url()
     setup_django(db.url, broker)
+    from django.db import connection
+
+    db_name = connection.settings_dict["NAME"]
     line = legal_line(120)
     modes, kinds = args.modes.split(","), args.kinds.split(",")
     sets = {
@@ -217,14 +225,20 @@ def main() -> int:
             for kind in kinds:
                 ids, token = sets[(kind, mode)]
                 rate = args.rate if mode == "paced" else None
+                web, dbs = session_pids(server.proc.pid), database_pids(db_name)
+                cpu = cpu_seconds(web), cpu_seconds(dbs)
                 lat, statuses, elapsed = asyncio.run(
                     run_phase(args.port, kind, ids, token, line, rate=rate, seconds=args.seconds)
                 )
                 ok = statuses.get(201, 0)
                 results[(kind, mode)] = (lat, ok / elapsed)
+                # CPU per move of the server's processes and of the database's backends: what
+                # a move costs, much less noisy than its latency on a shared machine.
+                web_ms = (cpu_seconds(web) - cpu[0]) * 1000 / max(ok, 1)
+                db_ms = (cpu_seconds(dbs) - cpu[1]) * 1000 / max(ok, 1)
                 print(
                     f"  {mode:5} {kind:4}: {summary_ms(lat)}  {ok / elapsed:.0f} moves/s  "
-                    f"statuses {dict(statuses)}",
+                    f"statuses {dict(statuses)}  CPU/move web {web_ms:.2f} ms db {db_ms:.2f} ms",
                     flush=True,
                 )
         for mode in modes if len(kinds) == 2 else ():

@@ -155,6 +155,59 @@ def test_the_sweep_decides_a_claim_whose_task_was_lost(people, clock_at, t0):
     assert game.acts_pending is False
 
 
+def test_one_task_decides_every_claim_pending_in_its_round(people, monkeypatch):
+    # A burst of claims (FMJD 6.4 on each board of a round) is decided in one drain: the
+    # first task decides them all in one transaction, the others' tasks find theirs decided.
+    event = make_event(time_control="-", arbiter=people.arbiter)
+    EndingRules.objects.create(event=event, claim_articles=["6.4"])
+    games = [make_game(event, fen="W:WK47,36:BK3") for _ in range(5)]
+    for game in games:
+        play_quiet(game.pk, 10, people.arbiter)  # 6.4: 5 moves each, the claim is right
+    monkeypatch.setattr(claims, "queue_decision", lambda claim_id: None)  # no eager task
+    made = [
+        claims.make_claim(g.pk, article="6.4", request_id=f"b{g.pk}", by=people.arbiter)
+        for g in games
+    ]
+    transactions = []
+    monkeypatch.setattr(claims, "_decide_games", _counting(claims._decide_games, transactions))
+    assert claims.decide_claim(made[2]["id"]) is True
+    assert len(transactions) == 1 and transactions[0] == 5
+    assert [claims.decide_claim(m["id"]) for m in made] == [False] * 5
+    decided = Claim.objects.filter(pk__in=[m["id"] for m in made])
+    assert {c.status for c in decided} == {Claim.Status.GRANTED}
+    assert Game.objects.filter(pk__in=[g.pk for g in games], result="1-1").count() == 5
+    assert not Game.objects.filter(pk__in=[g.pk for g in games], acts_pending=True).exists()
+    assert AuditEntry.objects.filter(action="game.claim_decision").count() == 5
+    games[0].round.refresh_from_db()
+    assert games[0].round.status == "finished"  # every board has its result: closed once
+
+
+def test_a_drain_decides_at_most_a_batch_then_the_next(people, monkeypatch):
+    event = make_event(time_control="-", arbiter=people.arbiter)
+    games = [make_game(event, fen="W:WK47,36:BK3") for _ in range(3)]
+    monkeypatch.setattr(claims, "queue_decision", lambda claim_id: None)
+    monkeypatch.setattr(claims, "DRAIN_BATCH", 2)
+    made = [
+        claims.make_claim(g.pk, article="6.4", request_id=f"d{g.pk}", by=people.arbiter)
+        for g in games
+    ]
+    first = claims.drain_round(games[0].round_id)
+    assert first == [made[0]["id"], made[1]["id"]]  # the oldest claims first
+    assert claims.drain_round(games[0].round_id) == [made[2]["id"]]
+    assert claims.drain_round(games[0].round_id) == []
+    # 6.4 does not apply at the start: each refused with the count, none lost
+    assert set(Claim.objects.values_list("status", flat=True)) == {Claim.Status.REFUSED}
+
+
+def _counting(decide_games, calls: list):
+    def counted(games, now):
+        decided = decide_games(games, now)
+        calls.append(len(decided))
+        return decided
+
+    return counted
+
+
 def test_a_player_claims_for_their_own_side_only(people):
     game = untimed_game(people, "W:WK47,36:BK3")
     with pytest.raises(Forbidden):

@@ -183,3 +183,41 @@ def test_a_claim_whose_task_was_lost_is_decided_by_the_sweep(celery_parts, monke
     assert decided.pk == made["id"] and decided.status == Claim.Status.GRANTED
     assert decided.decided_at - start >= claims.SWEEP_AFTER - timedelta(milliseconds=50)
     assert decided.decided_at - start < claims.SWEEP_AFTER + timedelta(seconds=4)
+
+
+def test_a_drain_skips_a_game_another_transaction_holds(monkeypatch):
+    # Two boards of one round with a claim each; a move's transaction holds board 2. The
+    # drain of board 1's task decides board 1 without waiting; board 2's own task then
+    # waits for the lock and decides it: no claim lost, none decided twice.
+    from arbiter.games.services.locking import lock_game
+
+    game, arbiter, white, black = claim_game()
+    other = make_game(game.round.event, fen="W:WK47,36:BK3")
+    monkeypatch.setattr(claims, "queue_decision", lambda claim_id: None)
+    first = claims.make_claim(game.pk, article="6.4", request_id="one", by=arbiter)
+    second = claims.make_claim(other.pk, article="6.4", request_id="two", by=arbiter)
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        from django.db import transaction
+
+        try:
+            with transaction.atomic():
+                lock_game(other.pk)
+                held.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(10)
+    try:
+        assert claims.drain_round(game.round_id) == [first["id"]]
+        assert Claim.objects.get(pk=second["id"]).status == Claim.Status.PENDING
+    finally:
+        threading.Timer(0.3, release.set).start()
+    assert claims.decide_claim(second["id"]) is True  # waited for the holder
+    holder.join(10)
+    assert set(Claim.objects.values_list("status", flat=True)) == {Claim.Status.REFUSED}
+    assert AuditEntry.objects.filter(action="game.claim_decision").count() == 2

@@ -35,9 +35,10 @@ def two_games(arbiter_user, clock_at, t0):
     return games
 
 
-def test_a_move_costs_eight_statements(two_games, arbiter_user, django_assert_num_queries):
-    # savepoint, lock, clock, the round's start (no player marked present yet), 3 writes, release
-    with django_assert_num_queries(8):
+def test_a_move_costs_seven_statements(two_games, arbiter_user, django_assert_num_queries):
+    # savepoint, lock (with the round's first start: no player marked present yet), clock,
+    # 3 writes, release
+    with django_assert_num_queries(7):
         services.submit_move(two_games[0].pk, ply=1, move="38-33", request_id="a", by=arbiter_user)
 
 
@@ -46,7 +47,7 @@ def test_a_move_that_ends_the_game_adds_only_the_ending(
 ):
     # + the clock's STOP line, the audit entry, the round's lock and its count of open boards
     # (the other board still plays: the round stays open)
-    with django_assert_num_queries(8 + 4):
+    with django_assert_num_queries(7 + 4):
         services.submit_move(two_games[1].pk, ply=1, move="28x17", request_id="b", by=arbiter_user)
 
 

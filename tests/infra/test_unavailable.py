@@ -67,9 +67,30 @@ def test_any_other_error_is_still_a_500(client):
     assert response.status_code == 500
 
 
-def test_pooled_postgresql_connections_are_checked_before_use():
-    from psycopg_pool import ConnectionPool
+def test_pooled_postgresql_connections_are_checked_before_use_after_sitting_idle():
+    from arbiter.infra.postgresql import base
 
     if connection.vendor != "postgresql" or not connection.pool:
         pytest.skip("the pool is PostgreSQL's")
-    assert connection.pool._check is ConnectionPool.check_connection
+    assert connection.pool._check is base.check_if_idle
+    assert connection.pool._reset is base.given_back
+
+
+def test_the_pool_checks_a_connection_only_when_it_sat_idle(monkeypatch):
+    from psycopg_pool import ConnectionPool
+
+    from arbiter.infra.postgresql import base
+
+    checked = []
+    monkeypatch.setattr(ConnectionPool, "check_connection", checked.append)
+
+    class Conn:
+        pass
+
+    fresh, idle, never = Conn(), Conn(), Conn()
+    base.given_back(fresh)
+    base.given_back(idle)
+    idle.arbiter_given_back_at -= base.IDLE_CHECK_S + 0.1
+    for conn in (fresh, idle, never):
+        base.check_if_idle(conn)
+    assert checked == [idle, never]  # a connection given back just now: no round trip

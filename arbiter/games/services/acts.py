@@ -81,17 +81,24 @@ def raise_invalid_side(side) -> None:
     raise Invalid("act.bad_side", side=side, details={"field": "side"})
 
 
-_PENDING_SQL = (
-    f"SELECT EXISTS (SELECT 1 FROM {DrawOffer._meta.db_table} WHERE game_id = %s AND status = %s)"
-    f", EXISTS (SELECT 1 FROM {Claim._meta.db_table} WHERE game_id = %s AND status = %s)"
-    f", EXISTS (SELECT 1 FROM {Irregularity._meta.db_table} WHERE game_id = %s AND status = %s)"
-)
+def _pending_sql(n: int) -> str:
+    ids = ", ".join(["%s"] * n)
+    return "SELECT " + ", ".join(
+        f"EXISTS (SELECT 1 FROM {model._meta.db_table} WHERE game_id IN ({ids}) AND status = %s)"
+        for model in (DrawOffer, Claim, Irregularity)
+    )
 
 
-def pending_kinds(game: Game) -> tuple[bool, bool, bool]:
-    """(an offer, a claim, an irregularity) pending on the game: one statement."""
-    with sqlrows.cursor() as cursor:
-        cursor.execute(_PENDING_SQL, [game.pk, "pending"] * 3)
+_PENDING_SQL = _pending_sql(1)
+
+
+def pending_kinds(game: Game | list[Game]) -> tuple[bool, bool, bool]:
+    """(an offer, a claim, an irregularity) pending on the game, or on any of the games:
+    one statement."""
+    ids = [g.pk for g in game] if isinstance(game, list) else [game.pk]
+    sql = _PENDING_SQL if len(ids) == 1 else _pending_sql(len(ids))
+    with sqlrows.cursor(prepare=len(ids) == 1) as cursor:
+        cursor.execute(sql, [*ids, "pending"] * 3)
         return tuple(bool(x) for x in cursor.fetchone())
 
 
@@ -110,16 +117,19 @@ def mark_pending(game: Game) -> None:
         save_game(game, ["acts_pending"])
 
 
-def lapse_pending(game: Game, now: datetime) -> None:
-    """A game that ended: offers and irregularities still open lapse (claims are decided by
-    their task, which finds the game over and says so)."""
-    offers, _, irregularities = pending_kinds(game)
+def lapse_pending(game: Game | list[Game], now: datetime) -> None:
+    """A game that ended (or games: one read for all): offers and irregularities still open
+    lapse (claims are decided by their task, which finds the game over and says so)."""
+    games = game if isinstance(game, list) else [game]
+    if not games:
+        return
+    offers, _, irregularities = pending_kinds(games)
     if offers:
-        DrawOffer.objects.filter(game=game, status=DrawOffer.Status.PENDING).update(
+        DrawOffer.objects.filter(game__in=games, status=DrawOffer.Status.PENDING).update(
             status=DrawOffer.Status.LAPSED, decided_at=now
         )
     if irregularities:
-        Irregularity.objects.filter(game=game, status=Irregularity.Status.PENDING).update(
+        Irregularity.objects.filter(game__in=games, status=Irregularity.Status.PENDING).update(
             status=Irregularity.Status.LAPSED, decided_at=now
         )
 

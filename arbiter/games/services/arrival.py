@@ -143,9 +143,9 @@ def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
     """The lazy check for the move-entry service, on its locked `game`: the arrival limit
     when this call forfeited the game, else None.
 
-    Cheap once both players have arrived. The locked game carries the round's status and
-    scheduled start and the event's delay (services.locking), so this reads the database only
-    while a player is missing in a published round.
+    Cheap once both players have arrived. The locked game carries the round's status,
+    scheduled start and first clock start and the event's delay (services.locking), so this
+    reads nothing from the database.
     """
     if game.white_arrived_at is not None and game.black_arrived_at is not None:
         return None
@@ -156,7 +156,10 @@ def forfeit_locked_if_late(game: Game, now: datetime) -> ArrivalLimit | None:
     round_ = game.round
     if round_.status != Round.Status.PUBLISHED:
         return None
-    start = round_start(round_)
+    if hasattr(game, "round_first_start"):  # read with the lock (services.locking)
+        start = game.round_first_start or round_.scheduled_start
+    else:
+        start = round_start(round_)
     if start is None:
         return None
     limit = ArrivalLimit(start, round_.event.late_arrival_minutes)

@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Min
 from django.utils import timezone
 
 from arbiter import messages
@@ -29,9 +30,9 @@ from rules.claims import TERMINATION_OF_ARTICLE
 from rules.outcome import Score, Termination
 
 from . import acts
-from .ending import close_rounds, end_game, insert_ending_rows, result_of
+from .ending import Ending, close_rounds, end_game, insert_ending_rows, result_of
 from .flags import flag_if_due
-from .locking import lock_game, save_clock, save_game, server_now
+from .locking import lock_game, lock_games, save_clock, save_game, server_now
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,12 @@ log = logging.getLogger(__name__)
 #: lost: a broker down, a worker killed).
 SWEEP_AFTER = timedelta(seconds=2)
 MAX_REQUEST_ID = 100
+#: The most games whose claims one transaction decides (drain_round): they stay locked until
+#: it commits, so a move on one of them waits that long; a burst of 200 claims in one round
+#: is decided in four transactions rather than 200.
+DRAIN_BATCH = 50
+#: A task drains at most this many batches before it waits for its own claim's game.
+MAX_DRAINS = 8
 
 
 #: The code of a decision's words (arbiter/messages.py) for the engine's code, by article
@@ -192,44 +199,106 @@ def read_claim(game_id: int, claim_id: int, *, by) -> dict:
 
 
 def decide_claim(claim_id: int, *, now: datetime | None = None) -> bool:
-    """Decide a pending claim under the game's lock; False when it was decided already."""
-    row = Claim.objects.filter(pk=claim_id).values_list("game_id", "status").first()
-    if row is None or row[1] != Claim.Status.PENDING:
+    """The task of a claim: decide it under its game's lock, and with it the other claims
+    pending in its round (drain_round): a burst of claims is decided in a few transactions,
+    not one per claim. False when it was decided already (by another claim's task, a move,
+    the sweep, a retry)."""
+    row = (
+        Claim.objects.filter(pk=claim_id).values_list("game__round_id", "game_id", "status").first()
+    )
+    if row is None or row[2] != Claim.Status.PENDING:
         return False
+    for _ in range(MAX_DRAINS):
+        decided = drain_round(row[0], now=now)
+        if claim_id in decided:
+            return True
+        if not decided:
+            break
+    # Its game is held by another transaction (a move, another drain): wait for it.
     with transaction.atomic():
-        game = lock_game(row[0])
-        claim = Claim.objects.select_related("by").get(pk=claim_id)  # the claimant: logged
-        if claim.status != Claim.Status.PENDING:
-            return False
-        _decide_locked(game, claim, now or server_now(game.clock))
-        acts.refresh_pending(game)
-    return True
+        decided = _decide_games([lock_game(row[1])], now)
+    return claim_id in {claim.pk for claim in decided}
+
+
+def drain_round(round_id: int, *, now: datetime | None = None) -> list[int]:
+    """Decide, in one transaction, the pending claims of up to DRAIN_BATCH games of the
+    round that no other transaction holds, the games of the oldest claims first; the ids of
+    the claims decided (none: nothing pending, or all of it held elsewhere). Two drains of
+    one round at once lock different games (SKIP LOCKED); a game a move holds is left to
+    that move (which decides its pending claims first) or to the next drain."""
+    with transaction.atomic():
+        oldest_first = (
+            Claim.objects.filter(status=Claim.Status.PENDING, game__round_id=round_id)
+            .values("game_id")
+            .annotate(first=Min("pk"))
+            .order_by("first")
+            .values_list("game_id", flat=True)
+        )
+        candidates = list(oldest_first[: 4 * DRAIN_BATCH])
+        if not candidates:
+            return []
+        games = lock_games(candidates, skip_locked=True, limit=DRAIN_BATCH)
+        return [claim.pk for claim in _decide_games(games, now)]
 
 
 def decide_pending(game: Game, now: datetime) -> list[Claim]:
     """On a locked game: decide its pending claims in the order they were made (a move that
     found them pending, under the event's "claim_first" rule)."""
-    pending = Claim.objects.filter(game=game, status=Claim.Status.PENDING).select_related("by")
-    claims = list(pending.order_by("pk"))
-    for claim in claims:
-        _decide_locked(game, claim, now)
-    return claims
+    return _decide_games([game], now)
+
+
+def _decide_games(games: list[Game], now: datetime | None) -> list[Claim]:
+    """On locked games: decide their pending claims, each game's in the order they were
+    made; then close the rounds of the games that ended, and what else was pending on them
+    lapses. The claims decided, in that order."""
+    pending = Claim.objects.filter(game__in=games, status=Claim.Status.PENDING)
+    by_game: dict[int, list[Claim]] = {}
+    for claim in pending.select_related("by").order_by("pk"):  # the claimant: logged
+        by_game.setdefault(claim.game_id, []).append(claim)
+    decided, endings, ended = [], [], []
+    for game in games:
+        claims = by_game.get(game.pk)
+        if not claims:
+            continue
+        had_pending = game.acts_pending
+        for claim in claims:
+            ending = _decide_locked(game, claim, now or server_now(game.clock))
+            if ending is not None:
+                endings.append(ending)
+                if had_pending:
+                    ended.append(game)
+        decided += claims
+        acts.refresh_pending(game)
+    close_rounds(endings)
+    acts.lapse_pending(ended, now or timezone.now())
+    return decided
 
 
 def sweep_claims(now: datetime | None = None) -> int:
-    """Decide every claim still pending SWEEP_AFTER after it was made; how many."""
+    """Decide the claims still pending SWEEP_AFTER after they were made (their task was
+    lost), round by round with the rest of their rounds' pending claims; how many."""
     now = now or timezone.now()
-    ids = list(
+    rounds = list(
         Claim.objects.filter(status=Claim.Status.PENDING, created_at__lte=now - SWEEP_AFTER)
-        .order_by("pk")
-        .values_list("pk", flat=True)[:200]
+        .order_by("game__round_id")
+        .values_list("game__round_id", flat=True)
+        .distinct()[:20]
     )
-    return sum(1 for claim_id in ids if decide_claim(claim_id))
+    count = 0
+    for round_id in rounds:
+        for _ in range(MAX_DRAINS):
+            decided = drain_round(round_id, now=now)
+            count += len(decided)
+            if not decided:
+                break
+    return count
 
 
-def _decide_locked(game: Game, claim: Claim, now: datetime) -> None:
+def _decide_locked(game: Game, claim: Claim, now: datetime) -> Ending | None:
     """Decide `claim` on the locked `game` and write it: the claim, the ending when granted
-    (through the ending service), the record's entry; few statements (benchmarks/claims.py)."""
+    (through the ending service), the record's entry, in one statement on PostgreSQL
+    (benchmarks/claims.py). The ending, if granted: the caller closes its round and lapses
+    what else was pending (_decide_games, once for all the games it decides)."""
     if game.status != Game.Status.FINISHED:
         flag_if_due(game, now)  # the clock is the authority, here as on every write
     ending = None
@@ -270,9 +339,6 @@ def _decide_locked(game: Game, claim: Claim, now: datetime) -> None:
         "message": words,
     }
     claim.decided_at = now
-    # What else waits (offers, irregularities lapse with a granted claim): read before the
-    # writes, and only when the game's mark says something does.
-    others = acts.pending_kinds(game) if ending is not None and game.acts_pending else ()
     with sqlrows.together():
         if ending is not None:
             game.acts_pending = False  # a finished game: no move can meet what is pending
@@ -293,14 +359,11 @@ def _decide_locked(game: Game, claim: Claim, now: datetime) -> None:
             status=claim.status,
             code=code,
         )
-    if ending is not None:
-        close_rounds([ending])
-        if others and (others[0] or others[2]):
-            acts.lapse_pending(game, now)
-    elif code != "game_over" and claim.side:
+    if ending is None and code != "game_over" and claim.side:
         penalty = acts.ending_rules(game.round.event_id).false_claim_penalty_ms
         if penalty:
             _penalise(game, claim, penalty, now)
+    return ending
 
 
 def _check_flag(game: Game, claim: Claim, now: datetime) -> tuple[str, dict]:

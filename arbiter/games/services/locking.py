@@ -28,6 +28,16 @@ _EXTRAS = (
     ("e.late_arrival_minutes", Event, "late_arrival_minutes"),
     ("e.tablet_moves_required", Event, "tablet_moves_required"),
     ("e.lag_quota_ms", Event, "lag_quota_ms"),
+    # The round's first clock start, only while a player of this game has not arrived (the
+    # late-arrival check, services/arrival.py, needs it then): no statement of its own on
+    # a player's first moves, nothing computed once both are there.
+    (
+        "CASE WHEN g.white_arrived_at IS NULL OR g.black_arrived_at IS NULL THEN"
+        f" (SELECT MIN(o.started_at) FROM {Game._meta.db_table} o"
+        "  WHERE o.round_id = g.round_id AND o.started_at IS NOT NULL) END",
+        Game,
+        "started_at",
+    ),
     ("wp.surname", Player, "surname"),
     ("wp.given_name", Player, "given_name"),
     ("wp.user_id", Player, "user"),
@@ -82,14 +92,20 @@ def lock_game(game_id: int, *, by=None) -> Game:
     return games[0]
 
 
-def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> list[Game]:
+def lock_games(
+    game_ids: list[int], *, skip_locked: bool = False, limit: int | None = None, by=None
+) -> list[Game]:
     """Several games locked at once, in id order (see lock_game). `skip_locked`: on
-    PostgreSQL, leave out the games another transaction holds instead of waiting."""
+    PostgreSQL, leave out the games another transaction holds instead of waiting. `limit`:
+    lock at most that many (the first in id order; with `skip_locked`, the first free ones,
+    so that two callers given the same ids lock different games)."""
     by_id = by.pk if getattr(by, "is_authenticated", False) else None
     ids = sorted({int(i) for i in game_ids})
     if not ids:
         return []
     sql = _LOCK_SQL.format(ids=", ".join(["%s"] * len(ids))) + " ORDER BY g.id"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
     conn = sqlrows.db()
     features = conn.features
     if features.has_select_for_update_of:
@@ -126,7 +142,13 @@ def lock_games(game_ids: list[int], *, skip_locked: bool = False, by=None) -> li
 
 def _attach_related(game: Game, extras: list, by_arbiter: bool, rounds: dict, by_id, conn) -> None:
     (number, status, start, event_id, name, organizer_id, flag_policy, time_control,
-     published, late_minutes, moves_required, lag_quota, *players) = extras  # fmt: skip
+     published, late_minutes, moves_required, lag_quota, first_start,
+     *players) = extras  # fmt: skip
+    if game.white_arrived_at is None or game.black_arrived_at is None:
+        # The subquery read the snapshot of the lock's statement: a start committed while it
+        # waited for the lock is missing there, but the locked row itself is the latest.
+        starts = [t for t in (first_start, game.started_at) if t is not None]
+        game.round_first_start = min(starts, default=None)
     rnd = rounds.get(game.round_id)
     if rnd is None:  # games of one round share their round and event objects
         event = _attached(
