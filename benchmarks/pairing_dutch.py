@@ -31,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from arbiter.events.pairing import dutch
 from arbiter.events.pairing.swiss import pair_swiss
 from arbiter.events.tiebreaks import GameRecord
 from arbiter.events.trf import TrfEvent, TrfPlayer, read_trf, write_trf
@@ -204,7 +205,15 @@ def main() -> None:
     parser.add_argument("--speed", default="1000,3000", help="sizes to time, comma-separated")
     parser.add_argument("--limit", type=float, default=600, help="seconds per timed pairing")
     parser.add_argument("--no-identity", action="store_true")
+    parser.add_argument(
+        "--fast-nodes",
+        type=int,
+        help="brackets of this many players or more take the compiled matchings (default "
+        f"{dutch.FAST_NODES}); a small value checks that path on the small events too",
+    )
     args = parser.parse_args()
+    if args.fast_nodes is not None:
+        dutch.FAST_NODES = args.fast_nodes
     if not args.bbp:
         print("no bbpPairings binary given (--bbp PATH): nothing to compare with, ours alone")
     elif not args.no_identity:
