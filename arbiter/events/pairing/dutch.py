@@ -220,11 +220,18 @@ class _Weights:
             layout += [("C20", self.scores), ("C21", self.scores)]
         self.layout = layout
         self.width = sum(w for _, w in layout)
+        self.offset: dict[str, int] = {}
+        at = 0
+        for name, width in reversed(layout):
+            self.offset[name] = at
+            at += width
 
     def pack(self, values: dict[str, int]) -> int:
         out = 0
-        for name, width in self.layout:
-            out = (out << width) | values.get(name, 0)
+        offset = self.offset
+        for name, v in values.items():
+            if v:
+                out |= v << offset[name]  # each value fits its digit: no carry
         return out
 
     def compressor(self, weights: Iterable[int], pairs: int) -> _Compressor:
@@ -254,11 +261,7 @@ class _Compressor:
     weights fit the compiled matching (128-bit integers) for a bracket of hundreds."""
 
     def __init__(self, w: _Weights, weights: list[int], pairs: int):
-        offset: dict[str, int] = {}
-        at = 0
-        for name, width in reversed(w.layout):
-            offset[name] = at
-            at += width
+        offset = w.offset
         widths = dict(w.layout)
         union = 0
         for x in weights:
@@ -354,14 +357,15 @@ def _matching(nodes: Sequence[_P], weight) -> dict[int, int]:
     return _mate([p.index for p in nodes], edges)
 
 
-def _mate(nodes: list[int], edges: list[tuple[int, int, int]]) -> dict[int, int]:
+def _mate(nodes: list[int], edges: list[tuple[int, int, int]], fits: bool = False) -> dict:
     """Maximum-weight matching on (index, index, weight) edges: rustworkx (compiled) when
-    the weights fit its 128-bit integers, else networkx (Python integers, any size); both
-    are exact on integer weights."""
+    the weights fit its 128-bit integers (`fits`: the caller knows), else networkx (Python
+    integers, any size); both are exact on integer weights."""
     mate: dict[int, int] = {}
-    if rx is not None and all(w >> RX_BITS == 0 for _, _, w in edges):
+    if rx is not None and (fits or all(w >> RX_BITS == 0 for _, _, w in edges)):
         g = rx.PyGraph()
-        where = {p: g.add_node(p) for p in nodes}
+        g.add_nodes_from(nodes)
+        where = {p: i for i, p in enumerate(nodes)}
         g.add_edges_from([(where[u], where[v], w) for u, v, w in edges])
         pairs = [(nodes[u], nodes[v]) for u, v in rx.max_weight_matching(g, weight_fn=int)]
     else:
@@ -809,7 +813,7 @@ def _mdp_matching(nodes, carried, residents, base, crit: _Criteria | None) -> di
 
     if crit is not None and crit.bits + low1 <= RX_BITS:
         edges = [(u, v, (w << low1) + digits(u, v)) for (u, v), w in crit.small.items()]
-        return _mate([p.index for p in nodes], edges)
+        return _mate([p.index for p in nodes], edges, fits=True)
 
     def weight1(a: _P, b: _P) -> int:
         wt = base(a, b)
@@ -942,7 +946,7 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
                     | (0 if in_s1 else 1 << (s2 - 1 - (i - n_pairs)))
                 )
             edges.append((u, v, w))
-        mate = _mate(nodes, edges)
+        mate = _mate(nodes, edges, fits=True)
         pairs = remainder_pairs(mate)
         if len(pairs) != n_pairs:
             return mate  # the criteria give another number of pairs: asked again with it
@@ -952,7 +956,7 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
             (u, v, (w << cnt) | int(u in pos and v in pos and pos[u] < n_pairs))
             for u, v, w in base_edges
         ]
-        mate = _mate(nodes, edges)
+        mate = _mate(nodes, edges, fits=True)
         pairs = remainder_pairs(mate)
         if len(pairs) != n_pairs:
             return mate
@@ -971,18 +975,35 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
         for u, v, w in base_edges
         if not (u in pos and v in pos) or (u in higher and v in value)
     ]
+    options: dict[int, list[int]] = {u: [] for u in s1}  # S2' opponents, highest first
+    for u, v, _ in edges_left:
+        if u in higher and v in value:
+            options[u].append(v)
+    for u in s1:
+        options[u].sort(key=value.__getitem__, reverse=True)
     fixed: dict[int, int] = {}
     while s1:
+        # The optimum found pairs an S1' player with his highest S2' player left: no other
+        # optimum does better for him, so that pair is fixed without a matching.
+        u = s1[0]
+        top = next((v for v in options[u] if v in alive), None)
+        if top is not None and mate.get(u) == top:
+            o = mate[u]
+            fixed[u], fixed[o] = o, u
+            alive.discard(u)
+            alive.discard(o)
+            s1 = s1[1:]
+            continue
         chunk = {u: c for c, u in enumerate(s1[:step])}
         k = len(chunk)
+        edges_left = [(u, v, w) for u, v, w in edges_left if u in alive and v in alive]
         edges = []
         for u, v, w in edges_left:
-            if u in alive and v in alive:
-                w <<= k * digit
-                if u in chunk and v in value:
-                    w |= value[v] << ((k - 1 - chunk[u]) * digit)
-                edges.append((u, v, w))
-        mate = _mate(sorted(alive), edges)
+            w <<= k * digit
+            if u in chunk and v in value:
+                w |= value[v] << ((k - 1 - chunk[u]) * digit)
+            edges.append((u, v, w))
+        mate = _mate(sorted(alive), edges, fits=True)
         for u in chunk:
             o = mate.get(u)
             if o is None or o not in value:

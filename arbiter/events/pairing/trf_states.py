@@ -89,9 +89,10 @@ def states_before(trf: TrfFile, round_number: int) -> TrfRoundInput:
                     had_bye[n] = True
             score[n] += gained
     players = []
+    paired_rounds = trf.paired_rounds  # once: it reads the whole file
     for n, e in sorted(trf.players.items()):
         cell = e.cells[round_number - 1] if round_number - 1 < len(e.cells) else None
-        active = cell.paired if cell is not None else round_number > trf.paired_rounds
+        active = cell.paired if cell is not None else round_number > paired_rounds
         players.append(
             PlayerState(
                 id=n,
