@@ -357,16 +357,23 @@ def _matching(nodes: Sequence[_P], weight) -> dict[int, int]:
     return _mate([p.index for p in nodes], edges)
 
 
-def _mate(nodes: list[int], edges: list[tuple[int, int, int]], fits: bool = False) -> dict:
-    """Maximum-weight matching on (index, index, weight) edges: rustworkx (compiled) when
-    the weights fit its 128-bit integers (`fits`: the caller knows), else networkx (Python
-    integers, any size); both are exact on integer weights."""
+def _mate(
+    nodes: list[int], edges: list[tuple[int, int, int]], fits: bool = False, positions=False
+) -> dict:
+    """Maximum-weight matching on (index, index, weight) edges (`positions`: positions in
+    `nodes` instead): rustworkx (compiled) when the weights fit its 128-bit integers
+    (`fits`: the caller knows), else networkx (Python integers, any size); both are exact
+    on integer weights."""
     mate: dict[int, int] = {}
-    if rx is not None and (fits or all(w >> RX_BITS == 0 for _, _, w in edges)):
+    if not positions and rx is not None and not fits:
+        fits = all(w >> RX_BITS == 0 for _, _, w in edges)
+    if positions or (rx is not None and fits):
         g = rx.PyGraph()
         g.add_nodes_from(nodes)
-        where = {p: i for i, p in enumerate(nodes)}
-        g.add_edges_from([(where[u], where[v], w) for u, v, w in edges])
+        if not positions:
+            where = {p: i for i, p in enumerate(nodes)}
+            edges = [(where[u], where[v], w) for u, v, w in edges]
+        g.add_edges_from(edges)
         pairs = [(nodes[u], nodes[v]) for u, v in rx.max_weight_matching(g, weight_fn=int)]
     else:
         g = nx.Graph()
@@ -399,6 +406,22 @@ class _Criteria:
         return [(u, v, w) for (u, v), w in self.small.items() if u in among and v in among]
 
 
+def _kind(p: _P) -> tuple:
+    """What _Round.values reads of a player."""
+    return (
+        p.score,
+        p.bye_ok,
+        p.pref,
+        p.absolute,
+        p.strong,
+        p.imbalance,
+        p.repeated,
+        p.float1,
+        p.float2,
+        p.played_games,
+    )
+
+
 class _Round:
     def __init__(
         self,
@@ -418,6 +441,25 @@ class _Round:
         self.odd = len(work) % 2 == 1
         self.initial_mate: dict[int, int] = {}
         self.scale = 1  # scores are shown divided by this (10 for TRF tenths)
+        self._kind: dict[int, tuple] = {}
+        self._packed: dict[tuple, int] = {}
+
+    def packed(self, h: _P, lo: _P, zone: str, single_bye: bool, c4: bool = True) -> int:
+        """w.pack(values(...)), C4 left out unless `c4`, remembered by what values() reads of
+        the two players (many pairs alike in a large bracket)."""
+        kh, kl = self._kind.get(h.index), self._kind.get(lo.index)
+        if kh is None:
+            kh = self._kind[h.index] = _kind(h)
+        if kl is None:
+            kl = self._kind[lo.index] = _kind(lo)
+        key = (kh, kl, zone, single_bye, c4, self.bye_score)
+        got = self._packed.get(key)
+        if got is None:
+            values = self.values(h, lo, zone, single_bye)
+            if not c4:
+                values["C4"] = 0
+            got = self._packed[key] = self.w.pack(values)
+        return got
 
     def compatible(self, a: _P, b: _P) -> bool:
         key = (a.index, b.index) if a.index < b.index else (b.index, a.index)
@@ -605,7 +647,6 @@ def pair_dutch(
 
 def _pair_brackets(rnd: _Round):  # noqa: C901 - C.04.3's bracket steps in their order, read as one
     work = rnd.work
-    w = rnd.w
     groups: list[list[_P]] = []
     for p in work:
         if groups and groups[-1][0].score == p.score:
@@ -651,10 +692,7 @@ def _pair_brackets(rnd: _Round):  # noqa: C901 - C.04.3's bracket steps in their
             else:
                 zone = zl
                 use_single = single
-            values = rnd.values(h, lo, zone, use_single)
-            if not c4:
-                values["C4"] = 0
-            return w.pack(values)
+            return rnd.packed(h, lo, zone, use_single, c4)
 
         residents = [p for p in bracket if p.index not in mdp]
         # First on the bracket alone, then on the bracket and the next scoregroup, without
@@ -970,8 +1008,8 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
     step = (RX_BITS - crit.bits) // digit
     if step < 1:
         return None
-    edges_left = [
-        (u, v, w)
+    edges_left = [  # the criteria above `step` digits
+        (u, v, w << (step * digit))
         for u, v, w in base_edges
         if not (u in pos and v in pos) or (u in higher and v in value)
     ]
@@ -994,16 +1032,15 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
             alive.discard(o)
             s1 = s1[1:]
             continue
-        chunk = {u: c for c, u in enumerate(s1[:step])}
-        k = len(chunk)
+        chunk = {u: (step - 1 - c) * digit for c, u in enumerate(s1[:step])}
         edges_left = [(u, v, w) for u, v, w in edges_left if u in alive and v in alive]
-        edges = []
-        for u, v, w in edges_left:
-            w <<= k * digit
-            if u in chunk and v in value:
-                w |= value[v] << ((k - 1 - chunk[u]) * digit)
-            edges.append((u, v, w))
-        mate = _mate(sorted(alive), edges, fits=True)
+        nodes = sorted(alive)
+        at = {p: i for i, p in enumerate(nodes)}
+        edges = [
+            (at[u], at[v], w | (value[v] << chunk[u]) if u in chunk and v in value else w)
+            for u, v, w in edges_left
+        ]
+        mate = _mate(nodes, edges, fits=True, positions=True)
         for u in chunk:
             o = mate.get(u)
             if o is None or o not in value:
