@@ -340,3 +340,14 @@ def test_colours_by_rank_skip_a_player_never_paired_part_5():
     players[1] = player(2, active=False)
     result = pair_dutch(players, 1)
     assert pairs(result) == {(1, 4), (5, 3)}
+
+
+@pytest.mark.parametrize("paired_before, board_two", [(True, (3, 5)), (False, (5, 3))])
+def test_colours_by_rank_count_a_player_paired_before_now_away_part_5(paired_before, board_two):
+    # C.04.3 5.2.5, as bbpPairings ranks: no. 2 lost round 1 by forfeit (paired, not played)
+    # and is away in round 2; he still counts, so no. 3 is third-ranked (odd) and takes the
+    # initial colour. Had no. 2 never been in a pairing, no. 3 would be second (even).
+    players = [player(n, colours="-", paired_before=True) for n in (1, 3, 4, 5)]
+    players.append(player(2, colours="-", active=False, paired_before=paired_before))
+    result = pair_dutch(players, 2)
+    assert pairs(result) == {(1, 4), board_two}

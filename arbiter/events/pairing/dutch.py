@@ -621,8 +621,12 @@ def pair_dutch(
     requested = [p for p in players if p.active and p.bye_requested]
     to_pair = [p for p in players if p.active and not p.bye_requested]
     # Colours by rank count the players paired now or in an earlier round (bbpPairings'
-    # "valid" players): not one who has only ever been absent.
-    ranked = [p for p in players if p.active or p.had_bye or any(c in "WB" for c in p.colours)]
+    # "valid" players: a game, a forfeit or the bye): not one who has only ever been absent.
+    ranked = [
+        p
+        for p in players
+        if p.active or p.paired_before or p.had_bye or any(c in "WB" for c in p.colours)
+    ]
     work = _prepare(to_pair, played_rounds, points_win, acceleration, ranked)
     forb = {frozenset(f) for f in forbidden}
     last_round = rounds is not None and played_rounds >= rounds - 1
