@@ -164,7 +164,7 @@ def baku_acceleration(
 
 
 def _compatible(a: _P, b: _P, forbidden: set[frozenset[int]], last_round: bool) -> bool:
-    if b.id in a.state.opponents or frozenset((a.id, b.id)) in forbidden:  # C1
+    if b.id in a.state.opponents or (forbidden and frozenset((a.id, b.id)) in forbidden):  # C1
         return False
     if a.absolute and b.absolute and a.pref == b.pref:  # C3
         return last_round and (a.topscorer or b.topscorer)
