@@ -351,3 +351,26 @@ def test_colours_by_rank_count_a_player_paired_before_now_away_part_5(paired_bef
     players.append(player(2, colours="-", active=False, paired_before=paired_before))
     result = pair_dutch(players, 2)
     assert pairs(result) == {(1, 4), board_two}
+
+
+@pytest.mark.parametrize("n,rounds,seed", [(23, 7, 5), (36, 8, 6), (51, 9, 7)])
+@pytest.mark.parametrize("bits", [120, 40])
+def test_compiled_steps_pair_as_the_one_matching_method_c04_3(monkeypatch, n, rounds, seed, bits):
+    # The same C.04.3 order two ways: large brackets in compiled 128-bit matchings (the
+    # criteria re-packed, the exchanges, then the transpositions a few S1 players a step),
+    # small ones in one matching of Python integers. Every bracket here takes each way;
+    # with 40-bit weights the steps are many (a few players each).
+    from arbiter.events.pairing import dutch
+
+    steps = []
+    mate = dutch._mate
+    monkeypatch.setattr(dutch, "_mate", lambda *a, **k: steps.append(k) or mate(*a, **k))
+    for rnd, players, _ in _simulate(n, rounds, seed):
+        got = {}
+        for fast, width in ((2, bits), (10**6, 120)):
+            monkeypatch.setattr(dutch, "FAST_NODES", fast)
+            monkeypatch.setattr(dutch, "RX_BITS", width)
+            result = pair_dutch(players, rnd, rounds=rounds)
+            got[fast] = [(b.white_id, b.black_id) for b in result.boards]
+        assert got[2] == got[10**6], f"round {rnd}"
+    assert sum(1 for k in steps if k.get("positions")) > rounds  # the steps ran
