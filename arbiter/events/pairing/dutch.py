@@ -32,8 +32,20 @@ integer (completion highest, then C5... C21, then the candidate order), so that 
 matching is the lexicographically best; the current bracket's pairs are kept and the next
 bracket is formed from its downfloaters. Two matchings a bracket: one that settles the
 criteria and the MDPs' opponents, one for the remainder's exchanges and transpositions.
-Python integers are unbounded, so the digits never overflow; networkx's blossom algorithm
-computes in integers when the weights are integers (exact).
+
+Speed: all digits together are hundreds to thousands of bits wide (the transpositions alone
+a digit per S1 player), which only a matching in Python integers (networkx, exact but slow:
+68 s a round at 1,000 players) can hold. A bracket of FAST_NODES players or more is solved
+in rustworkx's compiled matching, whose weights are 128-bit integers, in steps that keep the
+same order exactly: the criteria are re-packed for the bracket (_Compressor: only the digits
+some pair has, each as wide as a matching of its players can fill, a criterion left out when
+it equals a higher one on every pair), which leaves them some 30-50 bits; the MDPs' digits
+follow them when they fit; the remainder is matched on the criteria and its exchanges (or,
+when those digits are too wide, on the number of exchanges, which must then be none), which
+fixes S1' (the higher players of its pairs); then the transpositions, a few S1' players a
+step in order, each with a digit ranking his S2' opponents, their pairs fixed after each
+step (an optimum's pairs, kept, are part of an optimum of the rest: _remainder_in_steps).
+Anything the steps do not expect falls back to the one matching of Python integers.
 
 Colours (C.04.3 part 5): both preferences when compatible; otherwise the stronger (absolute
 with the larger colour difference, absolute, strong); otherwise alternate from the latest
