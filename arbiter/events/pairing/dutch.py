@@ -814,6 +814,15 @@ def _solve_bracket(rnd: _Round, nodes: list[_P], carried: list[_P], residents: l
     pairs, exchanges and transpositions). Returns (MDP pairs, remainder pairs, the final
     matching, the remainder's number of pairs, the remainder)."""
     m = len(carried)
+    if not m and len(nodes) == len(residents) and _alike(rnd, nodes):
+        # Every pair of the bracket possible and worth the same on every criterion (a
+        # first round): the first candidate, S1 i-th against S2 i-th, is the pairing.
+        half = len(nodes) // 2
+        rem_pairs = list(zip(nodes[:half], nodes[half : 2 * half], strict=True))
+        mate = {}
+        for a, b in rem_pairs:
+            mate[a.index], mate[b.index] = b.index, a.index
+        return [], rem_pairs, mate, half, list(nodes)
     rpos = {p.index for p in residents}
     crit = _Criteria(rnd, nodes, base) if len(nodes) >= FAST_NODES and rx is not None else None
     mate1 = None
@@ -847,6 +856,17 @@ def _solve_bracket(rnd: _Round, nodes: list[_P], carried: list[_P], residents: l
     for a, b in mdp_pairs:
         mate[a.index], mate[b.index] = b.index, a.index
     return mdp_pairs, rem_pairs, mate, n_pairs, remainder
+
+
+def _alike(rnd: _Round, nodes: list[_P]) -> bool:
+    """The players are alike for every criterion (what _Round.values reads of them, no
+    absolute colour preference) and none has met another or is forbidden to: every pair
+    has the same weight in a bracket of their own."""
+    if len(nodes) < 2 or rnd.forbidden or nodes[0].absolute:
+        return False
+    kind = _kind(nodes[0])
+    ids = {p.id for p in nodes}
+    return all(_kind(p) == kind and not any(o in ids for o in p.state.opponents) for p in nodes)
 
 
 def _mdp_matching(nodes, carried, residents, base, crit: _Criteria | None) -> dict:
