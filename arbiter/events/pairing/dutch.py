@@ -577,7 +577,8 @@ class _Round:
         )
         for rank, games in enumerate(counts):
             self.rank_unplayed[games] = rank
-        if self.bye_score >= self.work[0].score:
+        if self.bye_score >= self.work[0].score and self.work[-1].score < self.work[0].score:
+            # (One scoregroup: everyone's opponent is of the top score, whatever the matching.)
             self.initial_mate = self._initial_matching()
 
     def _bye_at(self, score: int) -> bool:
