@@ -374,3 +374,20 @@ def test_compiled_steps_pair_as_the_one_matching_method_c04_3(monkeypatch, n, ro
             got[fast] = [(b.white_id, b.black_id) for b in result.boards]
         assert got[2] == got[10**6], f"round {rnd}"
     assert sum(1 for k in steps if k.get("positions")) > rounds  # the steps ran
+
+
+@pytest.mark.parametrize("n", [40, 41])
+def test_first_round_by_its_first_candidate_as_the_matching_gives_c04_3(monkeypatch, n):
+    # Players alike on every criterion, none met: every pair weighs the same, so the first
+    # candidate (S1 i-th against S2 i-th, the last one the bye) is what the matchings find.
+    from arbiter.events.pairing import dutch
+
+    players = [player(k) for k in range(1, n + 1)]
+    shortcut = pair_dutch(players, 1).boards
+    monkeypatch.setattr(dutch, "_alike", lambda rnd, nodes: False)
+    monkeypatch.setattr(dutch, "FAST_NODES", 2)
+    matched = pair_dutch(players, 1).boards
+    assert [(b.white_id, b.black_id) for b in shortcut] == [
+        (b.white_id, b.black_id) for b in matched
+    ]
+    assert (shortcut[0].white_id, shortcut[0].black_id) == (101, 100 + n // 2 + 1)
