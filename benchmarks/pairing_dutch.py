@@ -2,6 +2,7 @@
 
     python benchmarks/pairing_dutch.py --bbp /path/to/bbpPairings.exe [--events 300]
         [--min-players 9] [--max-players 400] [--seed 1] [--speed 1000,3000] [--limit 600]
+        [--no-identity] [--fast-nodes N]
 
 Identity: bbpPairings generates random events (its own -g generator: random results,
 forfeits, withdrawals, half-point byes the players asked for, any number of players), pairing
@@ -9,9 +10,15 @@ every round with its Dutch engine. Each round is then paired again here from the
 (python -m arbiter.pairing check): the report gives rounds compared, identical, and every
 differing round with the criterion that decides between the two pairings.
 
+`--fast-nodes N` sends brackets of N players or more (default 60) to the compiled stepwise
+matchings (see dutch.py): a small N checks that method on every bracket of small events too.
+
 Speed: an event of N players with three rounds played (paired by the FMJD Swiss, random
 results) is written as a TRF; the next round is paired by both programs from that file,
-each timed (a limit stops the slower one).
+each timed (a limit stops the slower one), and the pairings compared. Each figure is the
+wall time and the CPU time of the whole command (ours includes starting Python and reading
+the file); on a shared machine the CPU time is the one to compare. The ratio is ours to
+bbpPairings' CPU time.
 
 bbpPairings is not in any package registry: build it from its public source, outside this
 repository, and give the binary's path. Without it the script says so and times ours alone.
@@ -31,6 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from arbiter.events.pairing import dutch
 from arbiter.events.pairing.swiss import pair_swiss
 from arbiter.events.tiebreaks import GameRecord
 from arbiter.events.trf import TrfEvent, TrfPlayer, read_trf, write_trf
@@ -153,10 +161,12 @@ def speed(args) -> None:
             + ["-o", mine],
             args.limit,
         )
-        line = f"{n} players, round 4: ours {ours}"
+        line = f"{n} players, round 4: ours {ours[0]}"
         if args.bbp:
             theirs = _timed([args.bbp, "--dutch", f.name, "-p", bbp_out], args.limit)
-            line += f", bbpPairings {theirs}"
+            line += f", bbpPairings {theirs[0]}"
+            if ours[1] and theirs[1]:
+                line += f", CPU ratio ours/bbpPairings {ours[1] / theirs[1]:.3f}"
             if os.path.exists(mine) and os.path.exists(bbp_out):
                 same = _pairs(mine) == _pairs(bbp_out)
                 line += ", same pairing" if same else ", pairings differ"
@@ -172,9 +182,10 @@ def _pairs(path: str) -> set[tuple[int, int]]:
     return {(int(a), int(b)) for a, b in zip(lines[1::2], lines[2::2], strict=False)}
 
 
-def _timed(command: list[str], limit: float) -> str:
-    """Wall time and CPU time of a command (ours includes starting Python, about 0.5 s);
-    the CPU time is what to compare on a shared machine."""
+def _timed(command: list[str], limit: float) -> tuple[str, float | None]:
+    """Wall time and CPU time of a command (ours includes starting Python, about 0.5 s),
+    and the CPU seconds (None when it did not finish); the CPU time is what to compare on
+    a shared machine."""
     started = time.perf_counter()
     cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
@@ -186,12 +197,12 @@ def _timed(command: list[str], limit: float) -> str:
             cwd=Path(__file__).resolve().parent.parent,
         )
     except subprocess.TimeoutExpired:
-        return f"more than {limit:g} s (stopped)"
+        return f"more than {limit:g} s (stopped)", None
     except subprocess.CalledProcessError as e:
-        return f"failed ({e.stderr.decode(errors='replace').strip()[-100:]})"
+        return f"failed ({e.stderr.decode(errors='replace').strip()[-100:]})", None
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     used = after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime
-    return f"{time.perf_counter() - started:.2f} s ({used:.2f} s CPU)"
+    return f"{time.perf_counter() - started:.2f} s ({used:.2f} s CPU)", used
 
 
 def main() -> None:
@@ -204,7 +215,15 @@ def main() -> None:
     parser.add_argument("--speed", default="1000,3000", help="sizes to time, comma-separated")
     parser.add_argument("--limit", type=float, default=600, help="seconds per timed pairing")
     parser.add_argument("--no-identity", action="store_true")
+    parser.add_argument(
+        "--fast-nodes",
+        type=int,
+        help="brackets of this many players or more take the compiled matchings (default "
+        f"{dutch.FAST_NODES}); a small value checks that path on the small events too",
+    )
     args = parser.parse_args()
+    if args.fast_nodes is not None:
+        dutch.FAST_NODES = args.fast_nodes
     if not args.bbp:
         print("no bbpPairings binary given (--bbp PATH): nothing to compare with, ours alone")
     elif not args.no_identity:

@@ -27,6 +27,7 @@ class SimPlayer:
     byes: int = 0
     active: bool = True
     bye_requested: bool = False
+    paired_before: bool = False  # in a round's pairing: a game, a forfeit, the bye
 
     def state(self) -> PlayerState:
         return PlayerState(
@@ -40,6 +41,7 @@ class SimPlayer:
             floats=tuple(self.floats),
             active=self.active,
             bye_requested=self.bye_requested,
+            paired_before=self.paired_before,
         )
 
 
@@ -97,6 +99,7 @@ class SwissSimulation:
                 w.colours.append("-")
                 w.floats.append(board.note["white"]["float"])
                 if board.note.get("bye") == "pairing":
+                    w.paired_before = True
                     w.score += 2
                     w.had_bye = True
                     w.byes += 1
@@ -104,6 +107,7 @@ class SwissSimulation:
                 continue
             b = by_id[board.black_id]
             seen.add(b.id)
+            w.paired_before = b.paired_before = True
             w.floats.append(board.note["white"]["float"])
             b.floats.append(board.note["black"]["float"])
             if self.rng.random() < self.forfeit_rate:

@@ -340,3 +340,54 @@ def test_colours_by_rank_skip_a_player_never_paired_part_5():
     players[1] = player(2, active=False)
     result = pair_dutch(players, 1)
     assert pairs(result) == {(1, 4), (5, 3)}
+
+
+@pytest.mark.parametrize("paired_before, board_two", [(True, (3, 5)), (False, (5, 3))])
+def test_colours_by_rank_count_a_player_paired_before_now_away_part_5(paired_before, board_two):
+    # C.04.3 5.2.5, as bbpPairings ranks: no. 2 lost round 1 by forfeit (paired, not played)
+    # and is away in round 2; he still counts, so no. 3 is third-ranked (odd) and takes the
+    # initial colour. Had no. 2 never been in a pairing, no. 3 would be second (even).
+    players = [player(n, colours="-", paired_before=True) for n in (1, 3, 4, 5)]
+    players.append(player(2, colours="-", active=False, paired_before=paired_before))
+    result = pair_dutch(players, 2)
+    assert pairs(result) == {(1, 4), board_two}
+
+
+@pytest.mark.parametrize("n,rounds,seed", [(23, 7, 5), (36, 8, 6), (51, 9, 7)])
+@pytest.mark.parametrize("bits", [120, 40])
+def test_compiled_steps_pair_as_the_one_matching_method_c04_3(monkeypatch, n, rounds, seed, bits):
+    # The same C.04.3 order two ways: large brackets in compiled 128-bit matchings (the
+    # criteria re-packed, the exchanges, then the transpositions a few S1 players a step),
+    # small ones in one matching of Python integers. Every bracket here takes each way;
+    # with 40-bit weights the steps are many (a few players each).
+    from arbiter.events.pairing import dutch
+
+    steps = []
+    mate = dutch._mate
+    monkeypatch.setattr(dutch, "_mate", lambda *a, **k: steps.append(k) or mate(*a, **k))
+    for rnd, players, _ in _simulate(n, rounds, seed):
+        got = {}
+        for fast, width in ((2, bits), (10**6, 120)):
+            monkeypatch.setattr(dutch, "FAST_NODES", fast)
+            monkeypatch.setattr(dutch, "RX_BITS", width)
+            result = pair_dutch(players, rnd, rounds=rounds)
+            got[fast] = [(b.white_id, b.black_id) for b in result.boards]
+        assert got[2] == got[10**6], f"round {rnd}"
+    assert sum(1 for k in steps if k.get("positions")) > rounds  # the steps ran
+
+
+@pytest.mark.parametrize("n", [40, 41])
+def test_first_round_by_its_first_candidate_as_the_matching_gives_c04_3(monkeypatch, n):
+    # Players alike on every criterion, none met: every pair weighs the same, so the first
+    # candidate (S1 i-th against S2 i-th, the last one the bye) is what the matchings find.
+    from arbiter.events.pairing import dutch
+
+    players = [player(k) for k in range(1, n + 1)]
+    shortcut = pair_dutch(players, 1).boards
+    monkeypatch.setattr(dutch, "_alike", lambda rnd, nodes: False)
+    monkeypatch.setattr(dutch, "FAST_NODES", 2)
+    matched = pair_dutch(players, 1).boards
+    assert [(b.white_id, b.black_id) for b in shortcut] == [
+        (b.white_id, b.black_id) for b in matched
+    ]
+    assert (shortcut[0].white_id, shortcut[0].black_id) == (101, 100 + n // 2 + 1)

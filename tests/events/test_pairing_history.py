@@ -38,6 +38,10 @@ def test_fide_c04_1_b_and_d_forfeits_are_not_meetings_and_count_as_a_bye_for_the
         True,
         False,
     )
+    # Each was in a pairing (a forfeit, the bye): the Dutch colours by rank count them.
+    assert s1.paired_before and s2.paired_before and s3.paired_before
+    without_round_one = build_states(entries, games[2:], 3, absent=[1])
+    assert [s.paired_before for s in without_round_one] == [False, True, True]
     assert (s2.score, s2.opponents, s2.colours, s2.had_bye) == (1, (3,), ("-", "W"), False)
     assert (s3.score, s3.opponents, s3.colours, s3.had_bye) == (3, (2,), ("-", "B"), True)
     # Floats: 1 (0) v 2 (0) equal; 3's bye is a downfloat; round 2: 2 (0) v 3 (2): up, down.

@@ -32,8 +32,20 @@ integer (completion highest, then C5... C21, then the candidate order), so that 
 matching is the lexicographically best; the current bracket's pairs are kept and the next
 bracket is formed from its downfloaters. Two matchings a bracket: one that settles the
 criteria and the MDPs' opponents, one for the remainder's exchanges and transpositions.
-Python integers are unbounded, so the digits never overflow; networkx's blossom algorithm
-computes in integers when the weights are integers (exact).
+
+Speed: all digits together are hundreds to thousands of bits wide (the transpositions alone
+a digit per S1 player), which only a matching in Python integers (networkx, exact but slow:
+68 s a round at 1,000 players) can hold. A bracket of FAST_NODES players or more is solved
+in rustworkx's compiled matching, whose weights are 128-bit integers, in steps that keep the
+same order exactly: the criteria are re-packed for the bracket (_Compressor: only the digits
+some pair has, each as wide as a matching of its players can fill, a criterion left out when
+it equals a higher one on every pair), which leaves them some 30-50 bits; the MDPs' digits
+follow them when they fit; the remainder is matched on the criteria and its exchanges (or,
+when those digits are too wide, on the number of exchanges, which must then be none), which
+fixes S1' (the higher players of its pairs); then the transpositions, a few S1' players a
+step in order, each with a digit ranking his S2' opponents, their pairs fixed after each
+step (an optimum's pairs, kept, are part of an optimum of the rest: _remainder_in_steps).
+Anything the steps do not expect falls back to the one matching of Python integers.
 
 Colours (C.04.3 part 5): both preferences when compatible; otherwise the stronger (absolute
 with the larger colour difference, absolute, strong); otherwise alternate from the latest
@@ -164,7 +176,7 @@ def baku_acceleration(
 
 
 def _compatible(a: _P, b: _P, forbidden: set[frozenset[int]], last_round: bool) -> bool:
-    if b.id in a.state.opponents or frozenset((a.id, b.id)) in forbidden:  # C1
+    if b.id in a.state.opponents or (forbidden and frozenset((a.id, b.id)) in forbidden):  # C1
         return False
     if a.absolute and b.absolute and a.pref == b.pref:  # C3
         return last_round and (a.topscorer or b.topscorer)
@@ -220,18 +232,83 @@ class _Weights:
             layout += [("C20", self.scores), ("C21", self.scores)]
         self.layout = layout
         self.width = sum(w for _, w in layout)
+        self.offset: dict[str, int] = {}
+        at = 0
+        for name, width in reversed(layout):
+            self.offset[name] = at
+            at += width
 
     def pack(self, values: dict[str, int]) -> int:
         out = 0
-        for name, width in self.layout:
-            out = (out << width) | values.get(name, 0)
+        offset = self.offset
+        for name, v in values.items():
+            if v:
+                out |= v << offset[name]  # each value fits its digit: no carry
         return out
+
+    def compressor(self, weights: Iterable[int], pairs: int) -> _Compressor:
+        """The same digits for one matching in the fewest bits (see _Compressor)."""
+        return _Compressor(self, list(weights), pairs)
 
     def unpack(self, weight: int) -> dict[str, int]:
         out = {}
         for name, width in reversed(self.layout):
             out[name] = weight & ((1 << width) - 1)
             weight >>= width
+        return out
+
+
+SCORE_FIELDS = ("C6", "C8", "C18", "C19", "C20", "C21")
+# A criterion equal on every edge of a matching to a higher one adds nothing to the order.
+SAME_AS = {"C10": "C5", "C11": "C5", "C12": "C5", "C13": "C5", "C15": "C5", "C17": "C5"}
+SAME_AS |= {"C19": "C6", "C21": "C6"}
+
+
+class _Compressor:
+    """The round's criteria digits re-packed for one group of edges: a digit (a criterion,
+    or one score of a score criterion) is kept only when some edge has it, and is as wide
+    as the most a matching of `pairs` pairs can add up in it; a criterion equal on every
+    edge to a higher one (kept colours equal to pairs made, when none is broken) is left
+    out. The order of any two matchings by the sum of their weights is unchanged, so the
+    weights fit the compiled matching (128-bit integers) for a bracket of hundreds."""
+
+    def __init__(self, w: _Weights, weights: list[int], pairs: int):
+        offset = w.offset
+        widths = dict(w.layout)
+        union = 0
+        for x in weights:
+            union |= x
+        dropped = set()
+        for name, ref in SAME_AS.items():
+            if name not in offset:
+                continue
+            o, r, mask = offset[name], offset[ref], (1 << widths[name]) - 1
+            if all((x >> o) & mask == (x >> r) & mask for x in weights):
+                dropped.add(name)
+        slots = []  # (old offset, mask), highest first
+        for name, width in w.layout:
+            if name in dropped:
+                continue
+            if name in SCORE_FIELDS:
+                starts = sorted(w.shift.values())
+                ends = [*starts[1:], w.scores]
+                subs = [(offset[name] + a, b - a) for a, b in zip(starts, ends, strict=True)]
+                slots.extend(reversed(subs))
+            else:
+                slots.append((offset[name], width))
+        self.slots: list[tuple[int, int, int]] = []  # (old offset, mask, new offset)
+        self.width = 0
+        for old, width in reversed(slots):
+            mask = (1 << width) - 1
+            most = (union >> old) & mask  # at least any edge's value
+            if most:
+                self.slots.append((old, mask, self.width))
+                self.width += (most * pairs).bit_length()
+
+    def __call__(self, weight: int) -> int:
+        out = 0
+        for old, mask, new in self.slots:
+            out |= ((weight >> old) & mask) << new
         return out
 
 
@@ -277,35 +354,84 @@ def _prepare(
     return work
 
 
-RX_LIMIT = 1 << 120  # rustworkx's matching computes in 128-bit integers
+RX_BITS = 120  # rustworkx's matching computes in 128-bit integers
+FAST_NODES = 60  # a bracket of this many players or more takes the compiled path
 
 
 def _matching(nodes: Sequence[_P], weight) -> dict[int, int]:
-    """Maximum-weight matching: index -> index (both ways). rustworkx (compiled) when the
-    weights fit its 128-bit integers, else networkx (Python integers, any size); both are
-    exact on integer weights."""
+    """Maximum-weight matching: index -> index (both ways)."""
     edges = []
     for i, a in enumerate(nodes):
         for b in nodes[i + 1 :]:
             w = weight(a, b)
             if w:
                 edges.append((a.index, b.index, w))
+    return _mate([p.index for p in nodes], edges)
+
+
+def _mate(
+    nodes: list[int], edges: list[tuple[int, int, int]], fits: bool = False, positions=False
+) -> dict:
+    """Maximum-weight matching on (index, index, weight) edges (`positions`: positions in
+    `nodes` instead): rustworkx (compiled) when the weights fit its 128-bit integers
+    (`fits`: the caller knows), else networkx (Python integers, any size); both are exact
+    on integer weights."""
     mate: dict[int, int] = {}
-    if rx is not None and all(w < RX_LIMIT for _, _, w in edges):
+    if not positions and rx is not None and not fits:
+        fits = all(w >> RX_BITS == 0 for _, _, w in edges)
+    if positions or (rx is not None and fits):
         g = rx.PyGraph()
-        where = {p.index: g.add_node(p.index) for p in nodes}
-        g.add_edges_from([(where[u], where[v], w) for u, v, w in edges])
-        back = [p.index for p in nodes]
-        pairs = [(back[u], back[v]) for u, v in rx.max_weight_matching(g, weight_fn=int)]
+        g.add_nodes_from(nodes)
+        if not positions:
+            where = {p: i for i, p in enumerate(nodes)}
+            edges = [(where[u], where[v], w) for u, v, w in edges]
+        g.add_edges_from(edges)
+        pairs = [(nodes[u], nodes[v]) for u, v in rx.max_weight_matching(g, weight_fn=int)]
     else:
         g = nx.Graph()
-        g.add_nodes_from(p.index for p in nodes)
+        g.add_nodes_from(nodes)
         g.add_weighted_edges_from(edges)
         pairs = nx.max_weight_matching(g, maxcardinality=False)
     for u, v in pairs:
         mate[u] = v
         mate[v] = u
     return mate
+
+
+class _Criteria:
+    """The criteria digits of every pair of a bracket's matching, computed once, and the
+    same re-packed small (_Compressor) for the compiled matching."""
+
+    def __init__(self, rnd: _Round, nodes: list[_P], base):
+        self.raw: dict[tuple[int, int], int] = {}
+        for i, a in enumerate(nodes):
+            for b in nodes[i + 1 :]:
+                w = base(a, b)
+                if w:
+                    key = (a.index, b.index) if a.index < b.index else (b.index, a.index)
+                    self.raw[key] = w
+        compress = rnd.w.compressor(self.raw.values(), len(nodes) // 2)
+        self.bits = compress.width
+        self.small = {k: compress(w) for k, w in self.raw.items()}
+
+    def edges(self, among: set[int]) -> list[tuple[int, int, int]]:
+        return [(u, v, w) for (u, v), w in self.small.items() if u in among and v in among]
+
+
+def _kind(p: _P) -> tuple:
+    """What _Round.values reads of a player."""
+    return (
+        p.score,
+        p.bye_ok,
+        p.pref,
+        p.absolute,
+        p.strong,
+        p.imbalance,
+        p.repeated,
+        p.float1,
+        p.float2,
+        p.played_games,
+    )
 
 
 class _Round:
@@ -327,6 +453,25 @@ class _Round:
         self.odd = len(work) % 2 == 1
         self.initial_mate: dict[int, int] = {}
         self.scale = 1  # scores are shown divided by this (10 for TRF tenths)
+        self._kind: dict[int, tuple] = {}
+        self._packed: dict[tuple, int] = {}
+
+    def packed(self, h: _P, lo: _P, zone: str, single_bye: bool, c4: bool = True) -> int:
+        """w.pack(values(...)), C4 left out unless `c4`, remembered by what values() reads of
+        the two players (many pairs alike in a large bracket)."""
+        kh, kl = self._kind.get(h.index), self._kind.get(lo.index)
+        if kh is None:
+            kh = self._kind[h.index] = _kind(h)
+        if kl is None:
+            kl = self._kind[lo.index] = _kind(lo)
+        key = (kh, kl, zone, single_bye, c4, self.bye_score)
+        got = self._packed.get(key)
+        if got is None:
+            values = self.values(h, lo, zone, single_bye)
+            if not c4:
+                values["C4"] = 0
+            got = self._packed[key] = self.w.pack(values)
+        return got
 
     def compatible(self, a: _P, b: _P) -> bool:
         key = (a.index, b.index) if a.index < b.index else (b.index, a.index)
@@ -432,7 +577,8 @@ class _Round:
         )
         for rank, games in enumerate(counts):
             self.rank_unplayed[games] = rank
-        if self.bye_score >= self.work[0].score:
+        if self.bye_score >= self.work[0].score and self.work[-1].score < self.work[0].score:
+            # (One scoregroup: everyone's opponent is of the top score, whatever the matching.)
             self.initial_mate = self._initial_matching()
 
     def _bye_at(self, score: int) -> bool:
@@ -488,8 +634,12 @@ def pair_dutch(
     requested = [p for p in players if p.active and p.bye_requested]
     to_pair = [p for p in players if p.active and not p.bye_requested]
     # Colours by rank count the players paired now or in an earlier round (bbpPairings'
-    # "valid" players): not one who has only ever been absent.
-    ranked = [p for p in players if p.active or p.had_bye or any(c in "WB" for c in p.colours)]
+    # "valid" players: a game, a forfeit or the bye): not one who has only ever been absent.
+    ranked = [
+        p
+        for p in players
+        if p.active or p.paired_before or p.had_bye or any(c in "WB" for c in p.colours)
+    ]
     work = _prepare(to_pair, played_rounds, points_win, acceleration, ranked)
     forb = {frozenset(f) for f in forbidden}
     last_round = rounds is not None and played_rounds >= rounds - 1
@@ -514,7 +664,6 @@ def pair_dutch(
 
 def _pair_brackets(rnd: _Round):  # noqa: C901 - C.04.3's bracket steps in their order, read as one
     work = rnd.work
-    w = rnd.w
     groups: list[list[_P]] = []
     for p in work:
         if groups and groups[-1][0].score == p.score:
@@ -560,10 +709,7 @@ def _pair_brackets(rnd: _Round):  # noqa: C901 - C.04.3's bracket steps in their
             else:
                 zone = zl
                 use_single = single
-            values = rnd.values(h, lo, zone, use_single)
-            if not c4:
-                values["C4"] = 0
-            return w.pack(values)
+            return rnd.packed(h, lo, zone, use_single, c4)
 
         residents = [p for p in bracket if p.index not in mdp]
         # First on the bracket alone, then on the bracket and the next scoregroup, without
@@ -669,28 +815,21 @@ def _solve_bracket(rnd: _Round, nodes: list[_P], carried: list[_P], residents: l
     pairs, exchanges and transpositions). Returns (MDP pairs, remainder pairs, the final
     matching, the remainder's number of pairs, the remainder)."""
     m = len(carried)
-    r = len(residents)
-    rpos = {p.index: i for i, p in enumerate(residents)}
-    mpos = {p.index: i for i, p in enumerate(carried)}
-    digit = (r + 1).bit_length()
-    low1 = m + m * digit
-
-    def weight1(a: _P, b: _P) -> int:
-        wt = base(a, b)
-        if not wt:
-            return 0
-        wt <<= low1
-        h, lo = (a, b) if a.index < b.index else (b, a)
-        if h.index in mpos and lo.index in rpos:
-            i = mpos[h.index]
-            wt += (1 << (m - 1 - i)) << (m * digit)
-            wt += (r - rpos[lo.index]) << ((m - 1 - i) * digit)
-        return wt
-
+    if not m and len(nodes) == len(residents) and _alike(rnd, nodes):
+        # Every pair of the bracket possible and worth the same on every criterion (a
+        # first round): the first candidate, S1 i-th against S2 i-th, is the pairing.
+        half = len(nodes) // 2
+        rem_pairs = list(zip(nodes[:half], nodes[half : 2 * half], strict=True))
+        mate = {}
+        for a, b in rem_pairs:
+            mate[a.index], mate[b.index] = b.index, a.index
+        return [], rem_pairs, mate, half, list(nodes)
+    rpos = {p.index for p in residents}
+    crit = _Criteria(rnd, nodes, base) if len(nodes) >= FAST_NODES and rx is not None else None
     mate1 = None
     mdp_pairs = []
     if m:
-        mate1 = _matching(nodes, weight1)
+        mate1 = _mdp_matching(nodes, carried, residents, base, crit)
         for p in carried:
             o = mate1.get(p.index)
             if o is not None and o in rpos:
@@ -706,10 +845,10 @@ def _solve_bracket(rnd: _Round, nodes: list[_P], carried: list[_P], residents: l
     # The criteria digits fix how many pairs the remainder has, whatever the digits below
     # them: try the most (the usual case), and again with the count found.
     n_pairs = count(mate1) if mate1 is not None else len(remainder) // 2
-    mate = _remainder_matching(rest, remainder, n_pairs, base) if rest else {}
+    mate = _remainder_matching(rest, remainder, n_pairs, base, crit) if rest else {}
     if count(mate) != n_pairs:
         n_pairs = count(mate)
-        mate = _remainder_matching(rest, remainder, n_pairs, base)
+        mate = _remainder_matching(rest, remainder, n_pairs, base, crit)
     rem_pairs = []
     for p in remainder:
         o = mate.get(p.index)
@@ -718,6 +857,47 @@ def _solve_bracket(rnd: _Round, nodes: list[_P], carried: list[_P], residents: l
     for a, b in mdp_pairs:
         mate[a.index], mate[b.index] = b.index, a.index
     return mdp_pairs, rem_pairs, mate, n_pairs, remainder
+
+
+def _alike(rnd: _Round, nodes: list[_P]) -> bool:
+    """The players are alike for every criterion (what _Round.values reads of them, no
+    absolute colour preference) and none has met another or is forbidden to: every pair
+    has the same weight in a bracket of their own."""
+    if len(nodes) < 2 or rnd.forbidden or nodes[0].absolute:
+        return False
+    kind = _kind(nodes[0])
+    ids = {p.id for p in nodes}
+    return all(_kind(p) == kind and not any(o in ids for o in p.state.opponents) for p in nodes)
+
+
+def _mdp_matching(nodes, carried, residents, base, crit: _Criteria | None) -> dict:
+    """Phase 1's matching: below the criteria, which MDPs are paired (the highest first),
+    then each one's opponent (the highest resident first)."""
+    m = len(carried)
+    r = len(residents)
+    rpos = {p.index: i for i, p in enumerate(residents)}
+    mpos = {p.index: i for i, p in enumerate(carried)}
+    digit = (r + 1).bit_length()
+    low1 = m + m * digit
+
+    def digits(h: int, lo: int) -> int:
+        if h in mpos and lo in rpos:
+            i = mpos[h]
+            return ((1 << (m - 1 - i)) << (m * digit)) + ((r - rpos[lo]) << ((m - 1 - i) * digit))
+        return 0
+
+    if crit is not None and crit.bits + low1 <= RX_BITS:
+        edges = [(u, v, (w << low1) + digits(u, v)) for (u, v), w in crit.small.items()]
+        return _mate([p.index for p in nodes], edges, fits=True)
+
+    def weight1(a: _P, b: _P) -> int:
+        wt = base(a, b)
+        if not wt:
+            return 0
+        h, lo = (a, b) if a.index < b.index else (b, a)
+        return (wt << low1) + digits(h.index, lo.index)
+
+    return _matching(nodes, weight1)
 
 
 def _why_not_first(rnd: _Round, remainder, n_pairs: int, rem_pairs) -> str:
@@ -754,10 +934,18 @@ def _why_not_first(rnd: _Round, remainder, n_pairs: int, rem_pairs) -> str:
     return "the first candidate leaves a downfloater the brackets below pair worse (C4, C7, C8)"
 
 
-def _remainder_matching(rest: list[_P], remainder: list[_P], n_pairs: int, base) -> dict:
+def _remainder_matching(
+    rest: list[_P], remainder: list[_P], n_pairs: int, base, crit: _Criteria | None = None
+) -> dict:
     """The remainder's candidate order as digits below the criteria: fewest exchanges,
     smallest difference of the exchanged numbers, the lowest S1 and the highest S2 players
-    exchanged, then each S1 player (in order) with the highest opponent possible."""
+    exchanged, then each S1 player (in order) with the highest opponent possible. In one
+    matching of Python integers, or (a large bracket) in compiled matchings of 128-bit
+    weights, _remainder_in_steps."""
+    if crit is not None:
+        mate = _remainder_in_steps(rest, remainder, n_pairs, crit)
+        if mate is not None:
+            return mate
     rsize = len(remainder)
     pos = {p.index: i for i, p in enumerate(remainder)}
     s2 = rsize - n_pairs
@@ -789,6 +977,120 @@ def _remainder_matching(rest: list[_P], remainder: list[_P], n_pairs: int, base)
         return wt
 
     return _matching(rest, weight)
+
+
+def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as one
+    rest: list[_P], remainder: list[_P], n_pairs: int, crit: _Criteria
+) -> dict | None:
+    """The remainder's matching of _remainder_matching, in compiled matchings whose weights
+    fit 128 bits: first the criteria and the exchanges (which players are the higher of the
+    remainder's pairs: S1'), or, when those digits are too wide, the criteria and the
+    number of exchanges, which must be none (S1' = S1); then the transpositions a few S1'
+    players at a time, in order, each with the highest S2' player possible: each step's
+    matching is best on the criteria and on those players' opponents, whose pairs are then
+    fixed (an optimum's pairs kept are part of an optimum of the rest). Only S1'-S2' pairs
+    are left to the remainder in these steps: every optimum on the criteria among them has
+    the exchanges of S1', so their digits are not needed. None when a step finds what
+    this method does not expect (the one-matching method is then used)."""
+    rsize = len(remainder)
+    pos = {p.index: i for i, p in enumerate(remainder)}
+    s2 = rsize - n_pairs
+    cnt = (rsize + 1).bit_length() + 1
+    bsn = (rsize * rsize + 1).bit_length() + 1
+    f_s2 = s2 + 1
+    f_s1 = n_pairs + n_pairs.bit_length() + 1
+    nodes = [p.index for p in rest]
+    alive = set(nodes)
+    base_edges = crit.edges(alive)
+
+    def remainder_pairs(mate) -> list[tuple[int, int]]:
+        return [(u, mate[u]) for u in pos if mate.get(u, -1) in pos and u < mate[u]]
+
+    e_bits = cnt + bsn + f_s1 + f_s2
+    if crit.bits + e_bits <= RX_BITS:
+        edges = []
+        for u, v, w in base_edges:
+            w <<= e_bits
+            if u in pos and v in pos:
+                i = pos[u]
+                in_s1 = i < n_pairs
+                w |= (
+                    (int(in_s1) << (bsn + f_s1 + f_s2))
+                    | ((rsize - i) << (f_s1 + f_s2))
+                    | (((1 << n_pairs) - (1 << i) if in_s1 else 0) << f_s2)
+                    | (0 if in_s1 else 1 << (s2 - 1 - (i - n_pairs)))
+                )
+            edges.append((u, v, w))
+        mate = _mate(nodes, edges, fits=True)
+        pairs = remainder_pairs(mate)
+        if len(pairs) != n_pairs:
+            return mate  # the criteria give another number of pairs: asked again with it
+        higher = {u for u, _ in pairs}
+    else:
+        edges = [
+            (u, v, (w << cnt) | int(u in pos and v in pos and pos[u] < n_pairs))
+            for u, v, w in base_edges
+        ]
+        mate = _mate(nodes, edges, fits=True)
+        pairs = remainder_pairs(mate)
+        if len(pairs) != n_pairs:
+            return mate
+        if any(pos[u] >= n_pairs for u, _ in pairs):
+            return None  # exchanges: their digits are too wide for this method
+        higher = {p.index for p in remainder[:n_pairs]}
+    s1 = [p.index for p in remainder if p.index in higher]
+    s2_ = [p.index for p in remainder if p.index not in higher]
+    value = {u: len(s2_) - k for k, u in enumerate(s2_)}  # the higher, the more
+    digit = (len(s2_) + 1).bit_length()
+    step = (RX_BITS - crit.bits) // digit
+    if step < 1:
+        return None
+    edges_left = [  # the criteria above `step` digits
+        (u, v, w << (step * digit))
+        for u, v, w in base_edges
+        if not (u in pos and v in pos) or (u in higher and v in value)
+    ]
+    options: dict[int, list[int]] = {u: [] for u in s1}  # S2' opponents, highest first
+    for u, v, _ in edges_left:
+        if u in higher and v in value:
+            options[u].append(v)
+    for u in s1:
+        options[u].sort(key=value.__getitem__, reverse=True)
+    fixed: dict[int, int] = {}
+    while s1:
+        # The optimum found pairs an S1' player with his highest S2' player left: no other
+        # optimum does better for him, so that pair is fixed without a matching.
+        u = s1[0]
+        top = next((v for v in options[u] if v in alive), None)
+        if top is not None and mate.get(u) == top:
+            o = mate[u]
+            fixed[u], fixed[o] = o, u
+            alive.discard(u)
+            alive.discard(o)
+            s1 = s1[1:]
+            continue
+        chunk = {u: (step - 1 - c) * digit for c, u in enumerate(s1[:step])}
+        edges_left = [(u, v, w) for u, v, w in edges_left if u in alive and v in alive]
+        nodes = sorted(alive)
+        at = {p: i for i, p in enumerate(nodes)}
+        edges = [
+            (at[u], at[v], w | (value[v] << chunk[u]) if u in chunk and v in value else w)
+            for u, v, w in edges_left
+        ]
+        mate = _mate(nodes, edges, fits=True, positions=True)
+        for u in chunk:
+            o = mate.get(u)
+            if o is None or o not in value:
+                return None
+            fixed[u], fixed[o] = o, u
+            alive.discard(u)
+            alive.discard(o)
+        s1 = s1[step:]
+    for u, o in fixed.items():
+        mate[u] = o
+    if len(remainder_pairs(mate)) != n_pairs:
+        return None
+    return mate
 
 
 def _pts(score: int, scale: int = 1) -> str:

@@ -60,6 +60,7 @@ def build_states(
     colours: dict[int, list[str]] = {e.id: [] for e in entries}
     floats: dict[int, list[str | None]] = {e.id: [] for e in entries}
     had_bye = {e.id: False for e in entries}
+    paired: set[int] = set()  # in the pairing of a round so far: a game, a forfeit, the bye
     for rnd in range(1, next_round):
         before = dict(score)
         seen: set[int] = set()
@@ -71,11 +72,13 @@ def build_states(
                 if r == "bye":
                     score[w] += points(r, "white", scoring)
                     had_bye[w] = True
+                    paired.add(w)
                     floats[w].append("down")
                 else:
                     floats[w].append(None)
                 continue
             seen.update((w, b))
+            paired.update((w, b))
             for me, other in ((w, b), (b, w)):
                 diff = before[me] - before[other]
                 floats[me].append("down" if diff > 0 else "up" if diff < 0 else None)
@@ -115,6 +118,7 @@ def build_states(
             floats=tuple(floats[e.id]),
             active=e.active and e.id not in away,
             bye_requested=e.id in requested,
+            paired_before=e.id in paired,
         )
         for e in entries
     ]

@@ -65,6 +65,7 @@ def states_before(trf: TrfFile, round_number: int) -> TrfRoundInput:
     floats: dict[int, list[str | None]] = {n: [] for n in trf.players}
     opponents: dict[int, list[int]] = {n: [] for n in trf.players}
     had_bye = dict.fromkeys(trf.players, False)
+    paired = set()  # in an earlier round's pairing: a game, a forfeit, the bye (bbpPairings)
     for rnd in range(1, round_number):
         before = {n: score[n] + acc(n, rnd) for n in trf.players}
         for n, e in trf.players.items():
@@ -73,6 +74,8 @@ def states_before(trf: TrfFile, round_number: int) -> TrfRoundInput:
                 colours[n].append("-")
                 floats[n].append(None)
                 continue
+            if cell.opponent is not None or cell.code in ("U", "+"):
+                paired.add(n)
             if cell.played:
                 colours[n].append("W" if cell.colour == "w" else "B")
                 opponents[n].append(cell.opponent)
@@ -89,9 +92,10 @@ def states_before(trf: TrfFile, round_number: int) -> TrfRoundInput:
                     had_bye[n] = True
             score[n] += gained
     players = []
+    paired_rounds = trf.paired_rounds  # once: it reads the whole file
     for n, e in sorted(trf.players.items()):
         cell = e.cells[round_number - 1] if round_number - 1 < len(e.cells) else None
-        active = cell.paired if cell is not None else round_number > trf.paired_rounds
+        active = cell.paired if cell is not None else round_number > paired_rounds
         players.append(
             PlayerState(
                 id=n,
@@ -103,6 +107,7 @@ def states_before(trf: TrfFile, round_number: int) -> TrfRoundInput:
                 had_bye=had_bye[n],
                 floats=tuple(floats[n]),
                 active=active,
+                paired_before=n in paired,
             )
         )
     forbidden = []

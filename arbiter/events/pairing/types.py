@@ -19,7 +19,9 @@ class PlayerState:
     so the two may still be paired. `colours` has one letter per round so far: "W", "B", or
     "-" for a round not played (bye, forfeit, absence). `had_bye` is True once the player got
     a pairing-allocated bye (or points without playing, which counts the same way).
-    `floats` is per round "up", "down" or None.
+    `floats` is per round "up", "down" or None. `paired_before`: the player was in the pairing
+    of an earlier round (a game, a forfeit or a pairing-allocated bye): the Dutch colours by
+    rank count him (C.04.3 5.2.5, as bbpPairings does) even when he is away now.
     """
 
     id: int
@@ -32,6 +34,7 @@ class PlayerState:
     floats: tuple[str | None, ...] = ()
     active: bool = True
     bye_requested: bool = False
+    paired_before: bool = False
 
 
 @dataclass(frozen=True)
