@@ -2,7 +2,7 @@
 
     python benchmarks/pairing_dutch.py --bbp /path/to/bbpPairings.exe [--events 300]
         [--min-players 9] [--max-players 400] [--seed 1] [--speed 1000,3000] [--limit 600]
-        [--no-identity] [--fast-nodes N]
+        [--no-identity] [--fast-nodes N] [--round R]
 
 Identity: bbpPairings generates random events (its own -g generator: random results,
 forfeits, withdrawals, half-point byes the players asked for, any number of players), pairing
@@ -13,8 +13,8 @@ differing round with the criterion that decides between the two pairings.
 `--fast-nodes N` sends brackets of N players or more (default 60) to the compiled stepwise
 matchings (see dutch.py): a small N checks that method on every bracket of small events too.
 
-Speed: an event of N players with three rounds played (paired by the FMJD Swiss, random
-results) is written as a TRF; the next round is paired by both programs from that file,
+Speed: an event of N players with R-1 rounds played (`--round R`, default 4; paired by the
+FMJD Swiss, random results) is written as a TRF; the next round is paired by both programs from that file,
 each timed (a limit stops the slower one), and the pairings compared. Each figure is the
 wall time and the CPU time of the whole command (ours includes starting Python and reading
 the file); on a shared machine the CPU time is the one to compare. The ratio is ours to
@@ -152,7 +152,7 @@ def simulated_trf(n: int, played: int, seed: int) -> str:
 def speed(args) -> None:
     sizes = [int(x) for x in args.speed.split(",") if x]
     for n in sizes:
-        text = simulated_trf(n, 3, args.seed)
+        text = simulated_trf(n, args.round - 1, args.seed)
         with tempfile.NamedTemporaryFile("w", suffix=".trf", delete=False) as f:
             f.write(text.replace("\n", "\r"))
         mine, bbp_out = f.name + ".ours", f.name + ".bbp"
@@ -161,7 +161,7 @@ def speed(args) -> None:
             + ["-o", mine],
             args.limit,
         )
-        line = f"{n} players, round 4: ours {ours[0]}"
+        line = f"{n} players, round {args.round}: ours {ours[0]}"
         if args.bbp:
             theirs = _timed([args.bbp, "--dutch", f.name, "-p", bbp_out], args.limit)
             line += f", bbpPairings {theirs[0]}"
@@ -215,6 +215,7 @@ def main() -> None:
     parser.add_argument("--speed", default="1000,3000", help="sizes to time, comma-separated")
     parser.add_argument("--limit", type=float, default=600, help="seconds per timed pairing")
     parser.add_argument("--no-identity", action="store_true")
+    parser.add_argument("--round", type=int, default=4, help="the round to time (2 or more)")
     parser.add_argument(
         "--fast-nodes",
         type=int,

@@ -391,3 +391,29 @@ def test_first_round_by_its_first_candidate_as_the_matching_gives_c04_3(monkeypa
         (b.white_id, b.black_id) for b in matched
     ]
     assert (shortcut[0].white_id, shortcut[0].black_id) == (101, 100 + n // 2 + 1)
+
+
+@pytest.mark.parametrize("n,seed,bits", [(120, 8, 120), (121, 9, 120), (120, 10, 60)])
+def test_guessed_opponents_pair_as_the_full_steps_c04_3(monkeypatch, n, seed, bits):
+    # Round 2 (scoregroups of winners, draws, losers; colour preferences W or B): the
+    # transpositions (each S1 player with the highest S2 player the criteria allow) by
+    # guessed opponents, checked by exchanges of two pairs or by two bits in a step's
+    # matching, pair as the steps that rank every opponent in full and as the one
+    # matching of Python integers, with fewer compiled matchings.
+    from arbiter.events.pairing import dutch
+
+    rounds = list(_simulate(n, 3, seed))
+    _, players, _ = rounds[1]
+    mate = dutch._mate
+    got, steps = {}, {}
+    for name, fast, guess in (("guess", 2, True), ("full", 2, False), ("one", 10**6, True)):
+        calls = []
+        monkeypatch.setattr(dutch, "_mate", lambda *a, c=calls, **k: c.append(k) or mate(*a, **k))
+        monkeypatch.setattr(dutch, "FAST_NODES", fast)
+        monkeypatch.setattr(dutch, "RX_BITS", bits)
+        monkeypatch.setattr(dutch, "GUESS", guess)
+        result = pair_dutch(players, 2, rounds=9)
+        got[name] = [(b.white_id, b.black_id) for b in result.boards]
+        steps[name] = sum(1 for k in calls if k.get("positions"))
+    assert got["guess"] == got["full"] == got["one"]
+    assert steps["guess"] < steps["full"]

@@ -355,6 +355,7 @@ def _prepare(
 
 
 RX_BITS = 120  # rustworkx's matching computes in 128-bit integers
+GUESS = True  # the transposition steps check guessed opponents (see _guess_opponents)
 FAST_NODES = 60  # a bracket of this many players or more takes the compiled path
 
 
@@ -1042,11 +1043,16 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
     s2_ = [p.index for p in remainder if p.index not in higher]
     value = {u: len(s2_) - k for k, u in enumerate(s2_)}  # the higher, the more
     digit = (len(s2_) + 1).bit_length()
-    step = (RX_BITS - crit.bits) // digit
-    if step < 1:
+    room = RX_BITS - crit.bits
+    if room < digit:
         return None
-    edges_left = [  # the criteria above `step` digits
-        (u, v, w << (step * digit))
+    # A step's digits: the first S1' player's opponents ranked in full, then two bits for
+    # each next one, relative to a guess (see _guess_opponents); without guesses (GUESS
+    # off) every player of the step ranks his opponents in full.
+    step = 1 + (room - digit) // 2 if GUESS else room // digit
+    low = digit + 2 * (step - 1) if GUESS else step * digit
+    edges_left = [  # the criteria above the step's digits
+        (u, v, w << low)
         for u, v, w in base_edges
         if not (u in pos and v in pos) or (u in higher and v in value)
     ]
@@ -1056,41 +1062,122 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
             options[u].append(v)
     for u in s1:
         options[u].sort(key=value.__getitem__, reverse=True)
+    weight = {(u, v): w for u, v, w in edges_left} if GUESS else {}
     fixed: dict[int, int] = {}
+
+    def fix(u: int, o: int) -> None:
+        fixed[u], fixed[o] = o, u
+        alive.discard(u)
+        alive.discard(o)
+
     while s1:
-        # The optimum found pairs an S1' player with his highest S2' player left: no other
-        # optimum does better for him, so that pair is fixed without a matching.
-        u = s1[0]
-        top = next((v for v in options[u] if v in alive), None)
-        if top is not None and mate.get(u) == top:
-            o = mate[u]
-            fixed[u], fixed[o] = o, u
-            alive.discard(u)
-            alive.discard(o)
-            s1 = s1[1:]
-            continue
-        chunk = {u: (step - 1 - c) * digit for c, u in enumerate(s1[:step])}
+        if GUESS:
+            # Guesses from the optimum found, by exchanges of two pairs that keep it
+            # optimal; the leading players whose guess is their highest opponent left are
+            # certain (an optimum pairs them so, none can do better): fixed without a
+            # matching.
+            guess, sim, sure = _guess_opponents(s1[:step], options, alive, mate, weight)
+            if sure:
+                mate = sim
+                for u in s1[:sure]:
+                    fix(u, guess[u])
+                s1 = s1[sure:]
+                continue
+        else:
+            u = s1[0]
+            top = next((v for v in options[u] if v in alive), None)
+            if top is not None and mate.get(u) == top:
+                fix(u, top)
+                s1 = s1[1:]
+                continue
+        chunk = s1[:step]
         edges_left = [(u, v, w) for u, v, w in edges_left if u in alive and v in alive]
         nodes = sorted(alive)
         at = {p: i for i, p in enumerate(nodes)}
+        digits = _step_digits(chunk, guess if GUESS else None, value, digit, low)
         edges = [
-            (at[u], at[v], w | (value[v] << chunk[u]) if u in chunk and v in value else w)
+            (at[u], at[v], w | digits[u](v) if u in digits and v in value else w)
             for u, v, w in edges_left
         ]
         mate = _mate(nodes, edges, fits=True, positions=True)
-        for u in chunk:
+        for c, u in enumerate(chunk):
             o = mate.get(u)
             if o is None or o not in value:
                 return None
-            fixed[u], fixed[o] = o, u
-            alive.discard(u)
-            alive.discard(o)
-        s1 = s1[step:]
+            if GUESS and c and o != guess[u]:
+                break  # this one's best is not the guess: ranked in full next step
+            fix(u, o)
+        s1 = [u for u in s1 if u not in fixed]
     for u, o in fixed.items():
         mate[u] = o
     if len(remainder_pairs(mate)) != n_pairs:
         return None
     return mate
+
+
+def _guess_opponents(chunk, options, alive, mate, weight):
+    """Each player of `chunk` (S1' players in order) with a guessed opponent: his highest
+    S2' player left that an exchange of two pairs brings into the optimum `mate` (on the
+    criteria) without loss, else his opponent there. Returns (the guesses, the optimum with
+    them, how many leading players are certain: each guessed his highest opponent left,
+    so no optimum pairs him higher)."""
+    sim = dict(mate)
+    guess: dict[int, int] = {}
+    taken: set[int] = set()
+    sure = 0
+    certain = True
+
+    def w(a: int, b: int):
+        return weight.get((a, b) if a < b else (b, a))
+
+    for u in chunk:
+        b = sim.get(u)
+        got = b
+        first = True
+        for v in options[u]:
+            if v not in alive or v in taken:
+                continue
+            if v == b:
+                break
+            a = sim.get(v)
+            if a is None or b is None or a in taken:
+                first = False
+                continue
+            wab, wuv, wub, wav = w(a, b), w(u, v), w(u, b), w(a, v)
+            if None not in (wab, wuv, wub, wav) and wuv + wab >= wub + wav:
+                sim[u], sim[v], sim[a], sim[b] = v, u, b, a
+                got = v
+                break
+            first = False
+        if got is None:
+            break
+        guess[u] = got
+        taken.add(u)
+        taken.add(got)
+        certain = certain and first
+        if certain:
+            sure += 1
+    return guess, sim, sure
+
+
+def _step_digits(chunk, guess, value, digit: int, low: int) -> dict:
+    """A step's digits below the criteria, by S1' player: the first ranks every S2' player
+    (value, in `digit` bits, highest); each next one (with guesses) has two bits: 2 for a
+    player above his guess, 1 for the guess, 0 below. In any maximum matching each player's
+    digit is the most it can be given the players before him; when they all got exactly
+    theirs (the first his highest, the next ones 1), their opponents are the order's.
+    Without guesses every player ranks in full."""
+    out = {}
+    if guess is None:
+        for c, u in enumerate(chunk):
+            out[u] = lambda v, s=low - (c + 1) * digit: value[v] << s
+        return out
+    out[chunk[0]] = lambda v, s=low - digit: value[v] << s
+    for c, u in enumerate(chunk[1:]):
+        s = low - digit - 2 * (c + 1)
+        g = value.get(guess.get(u), 0)
+        out[u] = lambda v, s=s, g=g: (2 if value[v] > g else 1 if value[v] == g else 0) << s
+    return out
 
 
 def _pts(score: int, scale: int = 1) -> str:
