@@ -175,8 +175,10 @@ def baku_acceleration(
     return {pn: (points if i < group_a else 0) for i, pn in enumerate(ordered)}
 
 
-def _compatible(a: _P, b: _P, forbidden: set[frozenset[int]], last_round: bool) -> bool:
-    if b.id in a.state.opponents or (forbidden and frozenset((a.id, b.id)) in forbidden):  # C1
+def _compatible(
+    a: _P, b: _P, forbidden: set[frozenset[int]], last_round: bool, c1: bool = True
+) -> bool:
+    if c1 and (b.id in a.state.opponents or (forbidden and frozenset((a.id, b.id)) in forbidden)):
         return False
     if a.absolute and b.absolute and a.pref == b.pref:  # C3
         return last_round and (a.topscorer or b.topscorer)
@@ -404,16 +406,62 @@ class _Criteria:
     same re-packed small (_Compressor) for the compiled matching."""
 
     def __init__(self, rnd: _Round, nodes: list[_P], base):
-        self.raw: dict[tuple[int, int], int] = {}
+        sig = getattr(base, "sig", None)
+        raw = self._by_class(rnd, nodes, base, sig) if sig else self._by_pair(nodes, base)
+        distinct = set(raw.values())
+        compress = rnd.w.compressor(distinct, len(nodes) // 2)
+        self.bits = compress.width
+        small = {w: compress(w) for w in distinct}
+        self.small = {k: small[w] for k, w in raw.items()}
+
+    @staticmethod
+    def _by_pair(nodes: list[_P], base) -> dict[tuple[int, int], int]:
+        raw = {}
         for i, a in enumerate(nodes):
             for b in nodes[i + 1 :]:
                 w = base(a, b)
                 if w:
                     key = (a.index, b.index) if a.index < b.index else (b.index, a.index)
-                    self.raw[key] = w
-        compress = rnd.w.compressor(self.raw.values(), len(nodes) // 2)
-        self.bits = compress.width
-        self.small = {k: compress(w) for k, w in self.raw.items()}
+                    raw[key] = w
+        return raw
+
+    @staticmethod
+    def _by_class(rnd: _Round, nodes: list[_P], base, sig) -> dict[tuple[int, int], int]:
+        """The same weights as _by_pair, computed once for each two classes of players
+        (`sig`: what `base` reads of a player besides who he met), the pairs who met
+        (C1) or may not meet left out."""
+        met = set()
+        where = {p.id: p.index for p in nodes}
+        for p in nodes:
+            for o in p.state.opponents:
+                q = where.get(o)
+                if q is not None:
+                    met.add((p.index, q) if p.index < q else (q, p.index))
+        for f in rnd.forbidden:
+            a, b = (where.get(x) for x in f) if len(f) == 2 else (None, None)
+            if a is not None and b is not None:
+                met.add((a, b) if a < b else (b, a))
+        sigs = [sig(p) for p in nodes]
+        memo: dict[tuple, int] = {}
+        raw = {}
+        for i, a in enumerate(nodes):
+            sa, ai = sigs[i], a.index
+            for j in range(i + 1, len(nodes)):
+                b = nodes[j]
+                bi = b.index
+                if ai < bi:
+                    key, ck = (ai, bi), (sa, sigs[j])
+                else:
+                    key, ck = (bi, ai), (sigs[j], sa)
+                if key in met:
+                    continue
+                w = memo.get(ck)
+                if w is None:
+                    c3 = _compatible(a, b, set(), rnd.last_round, c1=False)
+                    w = memo[ck] = base(a, b, compat=False) if c3 else 0
+                if w:
+                    raw[key] = w
+        return raw
 
     def edges(self, among: set[int]) -> list[tuple[int, int, int]]:
         return [(u, v, w) for (u, v), w in self.small.items() if u in among and v in among]
@@ -456,6 +504,12 @@ class _Round:
         self.scale = 1  # scores are shown divided by this (10 for TRF tenths)
         self._kind: dict[int, tuple] = {}
         self._packed: dict[tuple, int] = {}
+
+    def kind(self, p: _P) -> tuple:
+        got = self._kind.get(p.index)
+        if got is None:
+            got = self._kind[p.index] = _kind(p)
+        return got
 
     def packed(self, h: _P, lo: _P, zone: str, single_bye: bool, c4: bool = True) -> int:
         """w.pack(values(...)), C4 left out unless `c4`, remembered by what values() reads of
@@ -697,10 +751,12 @@ def _pair_brackets(rnd: _Round):  # noqa: C901 - C.04.3's bracket steps in their
                 "current" if p.index in in_bracket else "next" if p.index in in_next else "far"
             )
 
-        def base(a: _P, b: _P, zone_of=zone_of, mdp=mdp, single=single_bye, c4=True) -> int:
+        def base(
+            a: _P, b: _P, zone_of=zone_of, mdp=mdp, single=single_bye, c4=True, compat=True
+        ) -> int:
             if a.index in mdp and b.index in mdp:
                 return 0  # MDPs are paired with residents, never with each other
-            if not rnd.compatible(a, b):
+            if compat and not rnd.compatible(a, b):
                 return 0
             h, lo = (a, b) if a.index < b.index else (b, a)
             zl, zh = zone_of[lo.index], zone_of[h.index]
@@ -722,7 +778,15 @@ def _pair_brackets(rnd: _Round):  # noqa: C901 - C.04.3's bracket steps in their
         near_bye = initial_single or (
             rnd.odd and rnd.bye_score is not None and bool(nxt) and rnd.bye_score >= nxt[0].score
         )
-        no_c4 = lambda a, b, base=base: base(a, b, c4=False)  # noqa: E731
+
+        def no_c4(a: _P, b: _P, base=base, compat=True) -> int:
+            return base(a, b, c4=False, compat=compat)
+
+        def sig(p: _P, zone_of=zone_of, mdp=mdp) -> tuple:
+            """What base reads of a player but whom he met (see _Criteria)."""
+            return (p.index in mdp, zone_of[p.index], rnd.kind(p))
+
+        base.sig = no_c4.sig = sig
         if not near_bye and len(bracket) % 2 == 0 and len(bracket) < len(remaining):
             # An even bracket that pairs completely on its own, leaving the others pairable:
             # nothing below can beat it (C5 is at its maximum, C6 and the next bracket do
