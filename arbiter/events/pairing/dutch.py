@@ -408,6 +408,7 @@ class _Criteria:
     def __init__(self, rnd: _Round, nodes: list[_P], base):
         sig = getattr(base, "sig", None)
         raw = self._by_class(rnd, nodes, base, sig) if sig else self._by_pair(nodes, base)
+        self.cls = {p.index: sig(p) for p in nodes} if sig else None  # see _class_duals
         distinct = set(raw.values())
         compress = rnd.w.compressor(distinct, len(nodes) // 2)
         self.bits = compress.width
@@ -1113,8 +1114,12 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
     # A step's digits: the first S1' player's opponents ranked in full, then two bits for
     # each next one, relative to a guess (see _guess_opponents); without guesses (GUESS
     # off) every player of the step ranks his opponents in full.
-    step = 1 + (room - digit) // 2 if GUESS else room // digit
-    low = digit + 2 * (step - 1) if GUESS else step * digit
+    full = room // digit  # players a step when each ranks his opponents in full
+    step = 1  # with guesses
+    while (len(s2_) + 1) * 3**step < 1 << room:
+        step += 1
+    low = room
+    guessing = GUESS
     edges_left = [  # the criteria above the step's digits
         (u, v, w << low)
         for u, v, w in base_edges
@@ -1127,6 +1132,17 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
     for u in s1:
         options[u].sort(key=value.__getitem__, reverse=True)
     weight = {(u, v): w for u, v, w in edges_left} if GUESS else {}
+    # The weight of each two classes of players (S1', S2'), when the steps' graph has only
+    # the remainder, paired in full: for _class_duals.
+    classes: dict[tuple, int] | None = None
+    if GUESS and crit.cls and len(pos) == len(rest) and 2 * n_pairs == rsize:
+        classes = {}
+        for (u, v), w in weight.items():
+            if u in higher and v in value:
+                key = (crit.cls[u], crit.cls[v])
+                if classes.setdefault(key, w) != w:
+                    classes = None
+                    break
     fixed: dict[int, int] = {}
 
     def fix(u: int, o: int) -> None:
@@ -1134,13 +1150,17 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
         alive.discard(u)
         alive.discard(o)
 
+    every = sorted(alive)  # the step graphs' nodes (the fixed ones left without edges)
+    at = {p: i for i, p in enumerate(every)}
+    compacted = len(alive)
     while s1:
         if GUESS:
             # Guesses from the optimum found, by exchanges of two pairs that keep it
             # optimal; the leading players whose guess is their highest opponent left are
             # certain (an optimum pairs them so, none can do better): fixed without a
             # matching.
-            guess, sim, sure = _guess_opponents(s1[:step], options, alive, mate, weight)
+            cert = _class_duals(mate, alive, crit.cls, classes, value) if classes else None
+            guess, sim, sure = _guess_opponents(s1[:step], options, alive, mate, weight, cert)
             if sure:
                 mate = sim
                 for u in s1[:sure]:
@@ -1154,23 +1174,28 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
                 fix(u, top)
                 s1 = s1[1:]
                 continue
-        chunk = s1[:step]
-        edges_left = [(u, v, w) for u, v, w in edges_left if u in alive and v in alive]
-        nodes = sorted(alive)
-        at = {p: i for i, p in enumerate(nodes)}
-        digits = _step_digits(chunk, guess if GUESS else None, value, digit, low)
+        chunk = s1[:step] if guessing else s1[:full]
+        if len(alive) < 0.8 * compacted:  # the fixed players' edges left out now and then
+            edges_left = [e for e in edges_left if e[0] in alive and e[1] in alive]
+            compacted = len(alive)
+        digits = _step_digits(chunk, guess if guessing else None, value, digit, low, step)
         edges = [
-            (at[u], at[v], w | digits[u](v) if u in digits and v in value else w)
+            (at[u], at[v], w + digits[u](v) if u in digits and v in value else w)
             for u, v, w in edges_left
+            if u in alive and v in alive
         ]
-        mate = _mate(nodes, edges, fits=True, positions=True)
+        mate = _mate(every, edges, fits=True, positions=True)
         for c, u in enumerate(chunk):
             o = mate.get(u)
             if o is None or o not in value:
                 return None
-            if GUESS and c and o != guess[u]:
+            if guessing and c and o != guess[u]:
                 break  # this one's best is not the guess: ranked in full next step
             fix(u, o)
+        # A step of guesses that fixed fewer than a step in full would have: the next one
+        # in full, then guesses again.
+        done = sum(1 for u in chunk if u in fixed)
+        guessing = GUESS and not (guessing and done < min(full, len(chunk)))
         s1 = [u for u in s1 if u not in fixed]
     for u, o in fixed.items():
         mate[u] = o
@@ -1179,12 +1204,52 @@ def _remainder_in_steps(  # noqa: C901 - the steps of one exact method, read as 
     return mate
 
 
-def _guess_opponents(chunk, options, alive, mate, weight):
+def _class_duals(mate, alive, cls, classes, value):
+    """A certificate that a pair is in no optimum (on the criteria) of the players left, or
+    None: dual values by class of player (S1' classes p, S2' classes q) with p + q at least
+    the weight of every two classes that have a pair, equal for those `mate` (an optimum,
+    every player paired) pairs, found as shortest paths (Bellman-Ford; none when there is a
+    negative cycle). These are an optimal dual of the (bipartite) matching problem, so a
+    pair whose p + q exceeds its weight is in no optimum (complementary slackness)."""
+    used = set()
+    for u in alive:
+        v = mate.get(u)
+        if v is None:
+            return None
+        if v in value and u not in value:
+            used.add((cls[u], cls[v]))
+    # Arcs x -> y of length c: d[y] <= d[x] + c, with d = p for S1' classes, -q for S2'.
+    arcs = []
+    for (a, b), w in classes.items():
+        arcs.append(((1, a), (2, b), -w))
+        if (a, b) in used:
+            arcs.append(((2, b), (1, a), w))
+    dist = {x: 0 for arc in arcs for x in arc[:2]}
+    for _ in range(len(dist) + 1):
+        changed = False
+        for x, y, c in arcs:
+            if dist[x] + c < dist[y]:
+                dist[y] = dist[x] + c
+                changed = True
+        if not changed:
+            break
+    else:
+        return None
+
+    def excluded(u: int, v: int) -> bool:
+        a, b = cls[u], cls[v]
+        w = classes.get((a, b))
+        return w is not None and dist[(1, a)] - dist[(2, b)] > w
+
+    return excluded
+
+
+def _guess_opponents(chunk, options, alive, mate, weight, excluded=None):
     """Each player of `chunk` (S1' players in order) with a guessed opponent: his highest
     S2' player left that an exchange of two pairs brings into the optimum `mate` (on the
     criteria) without loss, else his opponent there. Returns (the guesses, the optimum with
-    them, how many leading players are certain: each guessed his highest opponent left,
-    so no optimum pairs him higher)."""
+    them, how many leading players are certain: each guessed his highest opponent left but
+    those `excluded` (no optimum has the pair), so no optimum pairs him higher)."""
     sim = dict(mate)
     guess: dict[int, int] = {}
     taken: set[int] = set()
@@ -1204,15 +1269,13 @@ def _guess_opponents(chunk, options, alive, mate, weight):
             if v == b:
                 break
             a = sim.get(v)
-            if a is None or b is None or a in taken:
-                first = False
-                continue
-            wab, wuv, wub, wav = w(a, b), w(u, v), w(u, b), w(a, v)
-            if None not in (wab, wuv, wub, wav) and wuv + wab >= wub + wav:
-                sim[u], sim[v], sim[a], sim[b] = v, u, b, a
-                got = v
-                break
-            first = False
+            if a is not None and b is not None and a not in taken:
+                wab, wuv, wub, wav = w(a, b), w(u, v), w(u, b), w(a, v)
+                if None not in (wab, wuv, wub, wav) and wuv + wab >= wub + wav:
+                    sim[u], sim[v], sim[a], sim[b] = v, u, b, a
+                    got = v
+                    break
+            first = first and excluded is not None and excluded(u, v)
         if got is None:
             break
         guess[u] = got
@@ -1224,23 +1287,25 @@ def _guess_opponents(chunk, options, alive, mate, weight):
     return guess, sim, sure
 
 
-def _step_digits(chunk, guess, value, digit: int, low: int) -> dict:
+def _step_digits(chunk, guess, value, digit: int, low: int, step: int) -> dict:
     """A step's digits below the criteria, by S1' player: the first ranks every S2' player
-    (value, in `digit` bits, highest); each next one (with guesses) has two bits: 2 for a
-    player above his guess, 1 for the guess, 0 below. In any maximum matching each player's
-    digit is the most it can be given the players before him; when they all got exactly
-    theirs (the first his highest, the next ones 1), their opponents are the order's.
-    Without guesses every player ranks in full."""
+    (value, highest first); each next one (with guesses) a digit in base 3: 2 for a player
+    above his guess, 1 for the guess, 0 below (what a player adds is less than one unit of
+    the digit above: no carry). In any maximum matching each player's digit is the most it
+    can be given the players before him; when they all got exactly theirs (the first his
+    highest, the next ones 1), their opponents are the order's. Without guesses every
+    player ranks in full, `digit` bits each."""
     out = {}
     if guess is None:
         for c, u in enumerate(chunk):
             out[u] = lambda v, s=low - (c + 1) * digit: value[v] << s
         return out
-    out[chunk[0]] = lambda v, s=low - digit: value[v] << s
+    out[chunk[0]] = lambda v, m=3 ** (step - 1): value[v] * m
     for c, u in enumerate(chunk[1:]):
-        s = low - digit - 2 * (c + 1)
         g = value.get(guess.get(u), 0)
-        out[u] = lambda v, s=s, g=g: (2 if value[v] > g else 1 if value[v] == g else 0) << s
+        out[u] = lambda v, m=3 ** (step - 2 - c), g=g: (
+            (2 if value[v] > g else 1 if value[v] == g else 0) * m
+        )
     return out
 
 
