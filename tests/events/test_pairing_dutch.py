@@ -397,14 +397,18 @@ def test_first_round_by_its_first_candidate_as_the_matching_gives_c04_3(monkeypa
 def test_guessed_opponents_pair_as_the_full_steps_c04_3(monkeypatch, n, seed, bits):
     # Round 2 (scoregroups of winners, draws, losers; colour preferences W or B): the
     # transpositions (each S1 player with the highest S2 player the criteria allow) by
-    # guessed opponents, checked by exchanges of two pairs or by two bits in a step's
-    # matching, pair as the steps that rank every opponent in full and as the one
-    # matching of Python integers, with fewer compiled matchings.
+    # guessed opponents, made certain by dual values by class (no optimum pairs him
+    # higher) or checked by a base-3 digit in a step's matching, pair as the steps that
+    # rank every opponent in full and as the one matching of Python integers, with fewer
+    # compiled matchings.
     from arbiter.events.pairing import dutch
 
     rounds = list(_simulate(n, 3, seed))
     _, players, _ = rounds[1]
     mate = dutch._mate
+    duals = dutch._class_duals
+    proofs = []
+    monkeypatch.setattr(dutch, "_class_duals", lambda *a: proofs.append(duals(*a)) or proofs[-1])
     got, steps = {}, {}
     for name, fast, guess in (("guess", 2, True), ("full", 2, False), ("one", 10**6, True)):
         calls = []
@@ -417,3 +421,4 @@ def test_guessed_opponents_pair_as_the_full_steps_c04_3(monkeypatch, n, seed, bi
         steps[name] = sum(1 for k in calls if k.get("positions"))
     assert got["guess"] == got["full"] == got["one"]
     assert steps["guess"] < steps["full"]
+    assert any(p is not None for p in proofs)  # the dual values were found and used

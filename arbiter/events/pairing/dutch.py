@@ -42,9 +42,16 @@ some pair has, each as wide as a matching of its players can fill, a criterion l
 it equals a higher one on every pair), which leaves them some 30-50 bits; the MDPs' digits
 follow them when they fit; the remainder is matched on the criteria and its exchanges (or,
 when those digits are too wide, on the number of exchanges, which must then be none), which
-fixes S1' (the higher players of its pairs); then the transpositions, a few S1' players a
-step in order, each with a digit ranking his S2' opponents, their pairs fixed after each
-step (an optimum's pairs, kept, are part of an optimum of the rest: _remainder_in_steps).
+fixes S1' (the higher players of its pairs); then the transpositions, S1' players in
+order, their pairs fixed as they are found (an optimum's pairs, kept, are part of an optimum
+of the rest: _remainder_in_steps). Each player's opponent is first guessed from the optimum
+at hand (his highest S2' player that an exchange of two pairs brings in without loss); a
+guess is certain, and fixed without a matching, when every higher S2' player left is proved
+in no optimum by dual values by class of player (_class_duals). The others are checked in a
+step's matching: the first player ranks his opponents in full, each next one a base-3 digit
+(above, at, below his guess), and the players up to the first whose guess was wrong are
+fixed (after such a step, one with every player ranking in full). The criteria weights of a
+large bracket are computed once for each two classes of players (what they read of them).
 Anything the steps do not expect falls back to the one matching of Python integers.
 
 Colours (C.04.3 part 5): both preferences when compatible; otherwise the stronger (absolute
