@@ -85,3 +85,12 @@ def test_seed_demo_takes_the_password_from_the_environment(capsys, monkeypatch):
     monkeypatch.setenv("DEMO_PASSWORD", "another-secret-42")
     assert "another-secret-42" in _run(capsys)
     assert authenticate(username="arbiter", password="another-secret-42") is not None
+
+
+def test_the_demo_events_page_is_the_one_printed(capsys, monkeypatch, client):
+    # The run command prints this line: the path must open the event's page, not a 404.
+    monkeypatch.delenv("DEMO_PASSWORD", raising=False)
+    out = _run(capsys)
+    path = out.split("(", 1)[1].split(")", 1)[0]
+    assert path == f"/events/{DEMO_SLUG}/"
+    assert client.get(path).status_code == 200

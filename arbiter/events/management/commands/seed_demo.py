@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.urls import reverse
 
 from arbiter.events import services
 from arbiter.events.models import Event
@@ -69,7 +70,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             event = seed(password)
         self.stdout.write(
-            f"seed_demo: created '{event.name}' (/{event.slug}), rounds 1-{PLAYED_ROUNDS} played, "
+            f"seed_demo: created '{event.name}' ({reverse('events:detail', args=[event.slug])}), rounds 1-{PLAYED_ROUNDS} played, "
             f"round {PLAYED_ROUNDS + 1} published.\n"
             f"Logins: organizer, arbiter, player (a player: /me/); password: {password}"
         )
