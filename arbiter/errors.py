@@ -56,6 +56,20 @@ class Conflict(DomainError):
     error = "conflict"
 
 
+class Unauthorized(DomainError):
+    """Credentials, a token or a one-time code that are not accepted."""
+
+    status = 401
+    error = "unauthorized"
+
+
+class TooManyAttempts(DomainError):
+    """Too many failed logins or codes from an account or an address: wait."""
+
+    status = 429
+    error = "too_many_attempts"
+
+
 class Invalid(DomainError):
     status = 422
     error = "invalid"

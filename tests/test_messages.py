@@ -18,8 +18,9 @@ from rules.outcome import Termination
 
 ROOT = Path(arbiter.__file__).resolve().parent
 ERRORS = {"DomainError", "NotFound", "Forbidden", "Conflict", "Invalid", "Unavailable"}
+ERRORS |= {"Unauthorized"}  # TooManyAttempts re-raises the throttle's own Problem
 # Errors of their own with a code: a refused API token, a wrong password (arbiter/accounts).
-ERRORS |= {"TokenRefused", "BadCredentials", "BadCode"}
+ERRORS |= {"TokenRefused"}
 
 
 def _fields(template: str) -> set[str]:

@@ -15,7 +15,7 @@ from ninja.decorators import decorate_view
 from ninja.responses import Status
 from pydantic import Field
 
-from arbiter.errors import DomainError, Forbidden, NotFound
+from arbiter.errors import Forbidden, NotFound, TooManyAttempts, Unauthorized
 from arbiter.infra.clientaddr import client_address
 from arbiter.infra.gate import db_gate
 from arbiter.validation import Id, Text
@@ -25,16 +25,6 @@ from .auth import API_AUTH, SessionLogin, TokenAuth
 from .models import ApiToken
 
 router = Router(tags=["tokens"])
-
-
-class TooManyAttempts(DomainError):
-    status = 429
-    error = "too_many_attempts"
-
-
-class BadCredentials(DomainError):
-    status = 401
-    error = "unauthorized"
 
 
 class TokenIn(Schema):
@@ -98,7 +88,7 @@ def _password_user(request, username: str, password: str):
     user = authenticate(request, username=username, password=password)
     if user is None:
         throttle.record_failure(username, address)
-        raise BadCredentials("login.wrong_credentials")
+        raise Unauthorized("login.wrong_credentials")
     throttle.record_success(username)
     return user
 
@@ -125,7 +115,7 @@ def issue_token(request, payload: TokenIn):
         if scope is not None and not scope.unscoped:
             raise Forbidden("token.scoped_cannot_issue")
     else:
-        raise BadCredentials("login.needed")
+        raise Unauthorized("login.needed")
     event = game = None
     if payload.game_id is not None:
         from arbiter.games.models import Game

@@ -18,7 +18,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from arbiter.errors import DomainError, Invalid
+from arbiter.errors import Invalid, TooManyAttempts, Unauthorized
 
 from . import throttle, tokens
 from .models import ApiToken, DeviceCode
@@ -30,16 +30,6 @@ SHORT_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 SHORT_LENGTH = 8
 #: Attempts at a code are counted under this account name (with the address, throttle.py).
 THROTTLE_NAME = "#tablet-code"
-
-
-class TooManyCodeAttempts(DomainError):
-    status = 429
-    error = "too_many_attempts"
-
-
-class BadCode(DomainError):
-    status = 401
-    error = "unauthorized"
 
 
 @dataclass(frozen=True)
@@ -88,7 +78,7 @@ def redeem(text: str, *, address: str) -> tuple[ApiToken, str]:
     refused = throttle.refusal(THROTTLE_NAME, address, per_account=False)
     if refused is not None:
         problem = refused.problem
-        raise TooManyCodeAttempts(
+        raise TooManyAttempts(
             problem.code, **problem.params, details={"retry_after": refused.seconds}
         )
     if not isinstance(text, str) or not 1 <= len(text.strip()) <= 100:
@@ -104,14 +94,14 @@ def redeem(text: str, *, address: str) -> tuple[ApiToken, str]:
     if code is None or code.used_at is not None or code.expires_at <= now:
         throttle.record_failure(THROTTLE_NAME, address, now=now)  # counted, then refused
         if code is None:
-            raise BadCode("tablet.code_unknown")
+            raise Unauthorized("tablet.code_unknown")
         if code.used_at is not None:
-            raise BadCode("tablet.code_used")
-        raise BadCode("tablet.code_expired", minutes=BINDING_MINUTES)
+            raise Unauthorized("tablet.code_used")
+        raise Unauthorized("tablet.code_expired", minutes=BINDING_MINUTES)
     with transaction.atomic():
         # Used once: of two tablets with the same code, only the first update counts.
         if not DeviceCode.objects.filter(pk=code.pk, used_at__isnull=True).update(used_at=now):
-            raise BadCode("tablet.code_used")
+            raise Unauthorized("tablet.code_used")
         token, secret = tokens.issue_device(
             code.game, by=code.created_by, follow_board=code.follow_board
         )

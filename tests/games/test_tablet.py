@@ -9,6 +9,7 @@ import pytest
 
 from arbiter.accounts import devices, throttle, tokens
 from arbiter.accounts.models import ApiToken, DeviceCode
+from arbiter.errors import TooManyAttempts, Unauthorized
 from arbiter.games import services
 from arbiter.games.models import Game, Move
 from clocks import clock as clockmath
@@ -69,7 +70,7 @@ def test_a_code_binds_once_and_is_stored_hashed(board):
     assert token.device and token.game_id == board.game.pk and token.user != board.arbiter
     assert token.created_by == board.arbiter
     assert ApiToken.objects.get(pk=token.pk).key_hash == tokens.hash_secret(secret)
-    with pytest.raises(devices.BadCode) as err:
+    with pytest.raises(Unauthorized) as err:
         devices.redeem(binding.short, address="10.0.0.1")  # the other code of the same binding
     assert err.value.code == "tablet.code_used"
 
@@ -77,17 +78,17 @@ def test_a_code_binds_once_and_is_stored_hashed(board):
 def test_a_code_expires(board, clock_at, t0):
     binding = devices.new_binding(board.game, by=board.arbiter)
     clock_at(t0 + (devices.BINDING_MINUTES * 60 + 1) * S)
-    with pytest.raises(devices.BadCode) as err:
+    with pytest.raises(Unauthorized) as err:
         devices.redeem(binding.short, address="10.0.0.1")
     assert err.value.code == "tablet.code_expired"
 
 
 def test_wrong_codes_are_limited_per_address(board):
     for _ in range(throttle.PER_ADDRESS):
-        with pytest.raises(devices.BadCode):
+        with pytest.raises(Unauthorized):
             devices.redeem("AAAA-AAAA", address="10.0.0.9")
     binding = devices.new_binding(board.game, by=board.arbiter)
-    with pytest.raises(devices.TooManyCodeAttempts) as err:
+    with pytest.raises(TooManyAttempts) as err:
         devices.redeem(binding.short, address="10.0.0.9")  # even the right one, from there
     assert err.value.status == 429
     token, _ = devices.redeem(binding.short, address="10.0.0.10")  # another tablet is not locked
